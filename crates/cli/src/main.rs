@@ -18,10 +18,20 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// [S1] §5.1 window-level simulator: exogenous per-packet loss, one increase or decrease
+    /// per round; writes summary.json, timeseries.csv and windows.png.
+    Cwndsim(cmd::cwndsim::CwndsimArgs),
+    /// [S3] §7.4 window-growth simulation (80-packet FIFO, 600 cycles) of LIA, OLIA and BALIA
+    /// against NewReno; writes CSVs, PNGs and summaries.
+    Windowsim(cmd::windowsim::WindowsimArgs),
+}
 
 fn run(command: Command) -> Result<(), CliError> {
-    match command {}
+    match command {
+        Command::Cwndsim(args) => cmd::cwndsim::run(args),
+        Command::Windowsim(args) => cmd::windowsim::run(args),
+    }
 }
 
 fn main() {

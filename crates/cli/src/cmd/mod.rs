@@ -1,1 +1,5 @@
 //! One module per subcommand.
+
+pub mod cwndsim;
+mod window_flags;
+pub mod windowsim;
