@@ -51,6 +51,42 @@ fn uncoupled_splits_windows_in_proportion_to_one_over_sqrt_p() {
     assert!(within(r, 2.0, 0.10), "w1/w2 = {r}, S1 §3: 1/sqrt(p) split = 2");
 }
 
+/// LIA meets goal 1 ([S1] §1: at least the throughput of TCP on the best path) across
+/// loss rates, RTTs and path counts, not only in the two cases above.
+///
+/// Asserted band: 0.90 to 1.20 of TCP on the best path. Two properties of LIA under random
+/// loss (docs/windowsim.md) move it off 1 in opposite directions, and the band is set by them,
+/// not by these runs: (i) a subflow that has just halved grows more slowly, since its increase
+/// is proportional to its share w_r/w, so windows sit lower than the fluid equilibrium behind
+/// the formula for `a` assumes (a few percent below, even with `a` fixed at its equilibrium
+/// value); (ii) `a` uses the largest of the fluctuating windows, which overstates it when
+/// paths are alike (over 10 % above with three identical paths; [S1] §5.2.2 saw the same,
+/// a ~10 % above the ideal with equal RTTs). The grid does tell algorithms apart: UNCOUPLED
+/// TCPs fall outside in 7 of the 10 cases (up to 3.0), and FULLY COUPLED, whose increase
+/// ignores RTTs, at RTTs 1:10 (0.57) and 1:2:3 (0.77).
+#[test]
+#[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
+fn lia_keeps_total_throughput_near_tcp_on_the_best_path() {
+    let grid = [
+        ("0.001,0.004", "1,1"),
+        ("0.001,0.01", "5,1"),
+        ("0.01,0.001", "5,1"),
+        ("0.0005,0.002", "1,2"),
+        ("0.002,0.002", "1,10"),
+        ("0.01,0.01", "1,1"),
+        ("0.001,0.001,0.001", "1,1,1"),
+        ("0.001,0.002,0.004", "1,2,3"),
+        ("0.001,0.01,0.005", "5,1,2"),
+        ("0.0002,0.002,0.02", "3,1,1"),
+    ];
+    for (i, (loss, rtt)) in grid.iter().enumerate() {
+        let out = Scratch::new(&format!("cwnd-grid-{i}"));
+        let s = cwndsim("lia", loss, rtt, &out);
+        let ratio = num(&s, "total_over_tcp_best");
+        assert!((0.90..=1.20).contains(&ratio), "loss {loss}, rtt {rtt}: total / TCP best = {ratio}");
+    }
+}
+
 #[test]
 fn same_flags_and_seed_give_identical_files() {
     let (a, b) = (Scratch::new("cwnd-det-a"), Scratch::new("cwnd-det-b"));
@@ -88,6 +124,10 @@ fn bad_input_is_a_one_line_usage_error_without_output() {
     }
     let args = ["cwndsim", "--algo", "lia", "--loss", "0.01,0.01", "--rtt", "1,1", "--rounds", "0", "--out", dir];
     assert_usage_error(&args, "--rounds", &out);
+    for (algo, a) in [("lia", "1"), ("linked-increases", "0"), ("linked-increases", "-1")] {
+        let args = ["cwndsim", "--algo", algo, "--a", a, "--loss", "0.01,0.01", "--rtt", "1,1", "--rounds", "1000", "--out", dir];
+        assert_usage_error(&args, "--a", &out);
+    }
     // An output folder that cannot be created: its parent is a file.
     let file = tmp.join("file");
     std::fs::write(&file, b"x").unwrap();

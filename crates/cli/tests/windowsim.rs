@@ -31,31 +31,40 @@ fn default_run_writes_every_figure_and_series() {
 #[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
 fn coupled_subflows_grow_slower_than_newreno_on_disjoint_links() {
     // [S3] §7.4, Fig 6: "the growth of cwnd for all MPTCP flows is much less aggressive".
+    // Each subflow has a link of its own, so how often it climbs back to the FIFO limit (its
+    // decreases) measures its growth rate against NewReno's on an identical link.
     let out = Scratch::new("win-alone");
     let s = windowsim(&["--scenario", "alone", "--rtt-ratio", "1"], &out);
-    let tcp = num(&s, "alone_rtt1_lia_mean_cwnd_tcp");
     for algo in ["lia", "olia", "balia"] {
+        let tcp = num(&s, &format!("alone_rtt1_{algo}_losses_tcp"));
         for sf in ["sf1", "sf2"] {
-            let w = num(&s, &format!("alone_rtt1_{algo}_mean_cwnd_{sf}"));
-            assert!(w < tcp, "{algo} {sf}: mean cwnd {w} vs NewReno {tcp}");
+            let n = num(&s, &format!("alone_rtt1_{algo}_losses_{sf}"));
+            assert!(n < tcp / 2.0, "{algo} {sf}: {n} sawtooth cycles vs NewReno {tcp}");
         }
     }
 }
 
 #[test]
 #[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
-fn lia_gives_up_the_shared_link_and_balia_less_so() {
-    // [S3] §7.4, Figs 9-11: with subflow 1 competing against NewReno, LIA's subflow 1
-    // collapses while subflow 2 takes over; BALIA keeps more of the first path.
+fn lia_and_olia_give_up_the_shared_link_balia_less_so() {
+    // [S3] §7.4, Figs 9-11: with subflow 1 competing against NewReno, LIA's and OLIA's
+    // subflow 1 window "quickly drops to zero" while subflow 2 takes over; BALIA keeps using
+    // the first path, much less aggressively than NewReno. "late_" figures cover the last
+    // third of the run, after the start-up.
     let out = Scratch::new("win-comp");
-    let s = windowsim(&["--scenario", "competing", "--rtt-ratio", "1", "--algo", "lia,balia,uncoupled"], &out);
-    let lia = num(&s, "competing_rtt1_lia_sf1_over_tcp");
-    let balia = num(&s, "competing_rtt1_balia_sf1_over_tcp");
-    assert!(lia < 0.5, "LIA subflow 1 / NewReno = {lia}");
-    assert!(balia > lia, "BALIA {balia} vs LIA {lia}");
-    assert!(num(&s, "competing_rtt1_lia_mean_cwnd_sf2") > num(&s, "competing_rtt1_lia_mean_cwnd_sf1"));
+    let s = windowsim(&["--scenario", "competing", "--rtt-ratio", "1", "--algo", "lia,olia,balia,uncoupled"], &out);
+    let late = |algo: &str| num(&s, &format!("competing_rtt1_{algo}_late_sf1_over_tcp"));
+    for algo in ["lia", "olia"] {
+        assert!(late(algo) < 0.1, "{algo}: late subflow 1 / NewReno = {}", late(algo));
+    }
+    assert!(late("balia") > late("lia") && late("balia") > late("olia"), "BALIA {} LIA {} OLIA {}", late("balia"), late("lia"), late("olia"));
+    assert!(late("balia") < 0.5, "BALIA is still far less aggressive than NewReno: {}", late("balia"));
+    for algo in ["lia", "olia", "balia"] {
+        let (w1, w2) = (num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf1")), num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf2")));
+        assert!(w2 > 5.0 * w1, "{algo}: subflow 2 ({w2}) takes over from subflow 1 ({w1})");
+    }
     // Uncoupled subflows are NewReno flows: an even split of the shared link.
-    assert_eq!(num(&s, "competing_rtt1_uncoupled_sf1_over_tcp"), 1.0);
+    assert_eq!(late("uncoupled"), 1.0);
 }
 
 #[test]

@@ -15,4 +15,4 @@ mod streams;
 
 pub use config_error::ConfigError;
 pub use cwndsim::{run_cwndsim, CwndSample, CwndSimConfig, CwndSimResult, PathStats};
-pub use growth::{run_growth, GrowthConfig, GrowthResult, GrowthRow, Scenario};
+pub use growth::{run_growth, FlowWindows, GrowthConfig, GrowthResult, GrowthRow, Scenario};

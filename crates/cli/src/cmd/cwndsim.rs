@@ -38,6 +38,10 @@ pub struct CwndsimArgs {
     /// One time-series row every K rounds.
     #[arg(long, value_name = "K", default_value = "1", allow_hyphen_values = true)]
     sample_every: String,
+    /// A fixed `a` for linked-increases ([S1] §3); by default `a` is recomputed from the
+    /// current windows and RTTs ([S1] §4), as LIA does.
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    a: Option<String>,
     /// Output folder (created; must not be a file).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -51,6 +55,7 @@ pub fn run(args: CwndsimArgs) -> Result<(), CliError> {
     std::fs::write(out.join("timeseries.csv"), timeseries(&cfg, &result))?;
     plot(&args.algo, &cfg, &result, &out.join("windows.png"))?;
     out.finish();
+    report(&args.algo, &result, &args.out);
     Ok(())
 }
 
@@ -68,10 +73,26 @@ fn config(args: &CwndsimArgs) -> Result<CwndSimConfig, CliError> {
     let cfg = CwndSimConfig {
         trace_rounds: parse_one("--trace-rounds", &args.trace_rounds, whole)?,
         sample_every: parse_one("--sample-every", &args.sample_every, whole)?,
+        linked_increases_a: args.a.as_deref().map(|a| parse_one("--a", a, "a positive number")).transpose()?,
         ..CwndSimConfig::new(algorithm, loss, rtt, rounds, seed)
     };
     cfg.validate().map_err(config_usage)?;
     Ok(cfg)
+}
+
+/// The headline figures on stdout; everything else is in the files.
+fn report(algo: &str, r: &CwndSimResult, out: &std::path::Path) {
+    let alpha = if has_alpha(algo) { format!(", alpha_mean {:.3}", r.alpha_mean) } else { String::new() };
+    println!(
+        "cwndsim {algo}: throughput_total {:.2} packets/Δ, tcp_best_throughput {:.2} (path {}), total_over_tcp_best {:.3}{alpha}",
+        r.throughput_total,
+        r.tcp_best_throughput,
+        r.tcp_best_path + 1,
+        r.total_over_tcp_best()
+    );
+    println!("summary: {}", out.join("summary.json").display());
+    println!("series:  {}", out.join("timeseries.csv").display());
+    println!("plot:    {}", out.join("windows.png").display());
 }
 
 fn has_alpha(algo: &str) -> bool {
@@ -102,6 +123,9 @@ fn summary(algo: &str, cfg: &CwndSimConfig, r: &CwndSimResult) -> String {
     put("tcp_best_path".into(), (r.tcp_best_path + 1).into());
     put("tcp_best_throughput".into(), r.tcp_best_throughput.into());
     put("total_over_tcp_best".into(), r.total_over_tcp_best().into());
+    if let Some(a) = cfg.linked_increases_a {
+        put("a_fixed".into(), a.into());
+    }
     if has_alpha(algo) {
         put("alpha_mean".into(), r.alpha_mean.into());
         put("alpha_from_mean_windows".into(), r.alpha_from_mean_windows.into());

@@ -67,6 +67,7 @@ pub fn run(args: WindowsimArgs) -> Result<(), CliError> {
     std::fs::write(out.join("summary.json"), summary_json(&runs))?;
     std::fs::write(out.join("summary.csv"), summary_csv(&runs))?;
     out.finish();
+    report(&runs, &args.out);
     Ok(())
 }
 
@@ -115,6 +116,23 @@ fn configs(args: &WindowsimArgs) -> Result<Vec<(String, GrowthConfig)>, CliError
     Ok(out)
 }
 
+/// One line per run on stdout: how subflow 1 fares against NewReno after the start-up.
+fn report(runs: &[Run], out: &std::path::Path) {
+    for run in runs {
+        let x = run.result.late_mean.rates(run.cfg.rtt_ratio);
+        println!(
+            "{:<9} rtt x{} {:<16} last third: NewReno {:6.2}, subflow 1 {:6.2}, subflow 2 {:6.2} packets/cycle",
+            run.cfg.scenario.name(),
+            run.cfg.rtt_ratio,
+            run.algo,
+            x.tcp,
+            x.sf1,
+            x.sf2
+        );
+    }
+    println!("summary: {} (and summary.csv); per-run CSVs and PNGs beside it", out.join("summary.json").display());
+}
+
 fn stem(algo: &str, cfg: &GrowthConfig) -> String {
     format!("{}_rtt{}_{algo}", cfg.scenario, cfg.rtt_ratio)
 }
@@ -127,24 +145,24 @@ fn rows_csv(r: &GrowthResult) -> String {
     s
 }
 
-/// Figures of one run: mean windows, mean rates (packets per cycle), decreases, and the
-/// ratios [S3] argues about.
-fn figures(run: &Run) -> Vec<(&'static str, Value)> {
+/// Figures of one run: mean windows and rates (packets per cycle) over the whole run and
+/// over its last third, decreases, and the ratios [S3] argues about.
+fn figures(run: &Run) -> Vec<(String, Value)> {
     let r = &run.result;
-    let (x_tcp, x1, x2) = r.throughputs(&run.cfg);
-    vec![
-        ("mean_cwnd_tcp", r.mean_tcp.into()),
-        ("mean_cwnd_sf1", r.mean_sf1.into()),
-        ("mean_cwnd_sf2", r.mean_sf2.into()),
-        ("throughput_tcp", x_tcp.into()),
-        ("throughput_sf1", x1.into()),
-        ("throughput_sf2", x2.into()),
-        ("losses_tcp", r.losses_tcp.into()),
-        ("losses_sf1", r.losses_sf1.into()),
-        ("losses_sf2", r.losses_sf2.into()),
-        ("sf1_over_tcp", (x1 / x_tcp).into()),
-        ("total_over_tcp", ((x1 + x2) / x_tcp).into()),
-    ]
+    let mut v: Vec<(String, Value)> = Vec::new();
+    for (when, m) in [("", r.mean), ("late_", r.late_mean)] {
+        let x = m.rates(run.cfg.rtt_ratio);
+        for (flow, w, rate) in [("tcp", m.tcp, x.tcp), ("sf1", m.sf1, x.sf1), ("sf2", m.sf2, x.sf2)] {
+            v.push((format!("{when}mean_cwnd_{flow}"), w.into()));
+            v.push((format!("{when}throughput_{flow}"), rate.into()));
+        }
+        v.push((format!("{when}sf1_over_tcp"), (x.sf1 / x.tcp).into()));
+        v.push((format!("{when}total_over_tcp"), ((x.sf1 + x.sf2) / x.tcp).into()));
+    }
+    v.push(("losses_tcp".into(), r.losses_tcp.into()));
+    v.push(("losses_sf1".into(), r.losses_sf1.into()));
+    v.push(("losses_sf2".into(), r.losses_sf2.into()));
+    v
 }
 
 fn summary_json(runs: &[Run]) -> String {

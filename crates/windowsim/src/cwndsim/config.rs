@@ -19,11 +19,14 @@ pub struct CwndSimConfig {
     pub sample_every: u64,
     /// Window every flow starts with (segments).
     pub initial_cwnd: f64,
+    /// A fixed `a` for LINKED INCREASES ([S1] §3); None: recomputed from the current windows
+    /// and RTTs with [S1] §4's formula.
+    pub linked_increases_a: Option<f64>,
 }
 
 impl CwndSimConfig {
     pub fn new(algorithm: Algorithm, loss: Vec<f64>, rtt: Vec<f64>, rounds: u64, seed: u64) -> Self {
-        CwndSimConfig { algorithm, loss, rtt, rounds, seed, trace_rounds: 5000, sample_every: 1, initial_cwnd: 10.0 }
+        CwndSimConfig { algorithm, loss, rtt, rounds, seed, trace_rounds: 5000, sample_every: 1, initial_cwnd: 10.0, linked_increases_a: None }
     }
 
     /// The first round of the time series.
@@ -72,6 +75,14 @@ impl CwndSimConfig {
         }
         if !(self.initial_cwnd.is_finite() && self.initial_cwnd >= 1.0) {
             return Err(ConfigError::new("initial_cwnd", format!("a window of at least 1 segment, got {}", self.initial_cwnd)));
+        }
+        if let Some(a) = self.linked_increases_a {
+            if self.algorithm != Algorithm::LinkedIncreases {
+                return Err(ConfigError::new("a", format!("only with linked-increases, got it with {}", self.algorithm)));
+            }
+            if !(a.is_finite() && a > 0.0) {
+                return Err(ConfigError::new("a", format!("a positive finite number, got {a}")));
+            }
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ pub fn run_cwndsim(cfg: &CwndSimConfig) -> Result<CwndSimResult, ConfigError> {
     let n = cfg.n_paths();
     let step = cfg.round_length();
 
-    let mut mp = controller(cfg.algorithm, n, cfg.initial_cwnd);
+    let mut mp = controller(cfg.algorithm, n, cfg.initial_cwnd, cfg.linked_increases_a);
     let mut rngs: Vec<_> = (0..n).map(|r| stream(cfg.seed, r as u64)).collect();
     let mut alpha_sum = 0.0;
     let trace_start = cfg.trace_start();
@@ -38,7 +38,7 @@ pub fn run_cwndsim(cfg: &CwndSimConfig) -> Result<CwndSimResult, ConfigError> {
 
     let tcp: Vec<PathStats> = (0..n)
         .map(|r| {
-            let mut ctl = controller(Algorithm::Reno, 1, cfg.initial_cwnd);
+            let mut ctl = controller(Algorithm::Reno, 1, cfg.initial_cwnd, None);
             let mut rng = [stream(cfg.seed, (MAX_SUBFLOWS + r) as u64)];
             let stats = simulate(&mut ctl, &cfg.loss[r..=r], &cfg.rtt[r..=r], step, cfg.rounds, &mut rng, |_, _| {});
             stats.into_iter().next().expect("one path")

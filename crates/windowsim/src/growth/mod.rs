@@ -6,4 +6,4 @@ mod config;
 mod run;
 
 pub use config::{GrowthConfig, Scenario};
-pub use run::{run_growth, GrowthResult, GrowthRow};
+pub use run::{run_growth, FlowWindows, GrowthResult, GrowthRow};

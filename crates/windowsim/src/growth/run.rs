@@ -11,6 +11,28 @@ use crate::drive::{controller, deliver, handshake, lose, nanos};
 use crate::ConfigError;
 use pathpool_cc::{Algorithm, Controller};
 
+/// One figure for each of the three flows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowWindows {
+    pub tcp: f64,
+    pub sf1: f64,
+    pub sf2: f64,
+}
+
+impl FlowWindows {
+    /// Mean of the windows in force during `rows` (each row starts a cycle).
+    fn mean_of(rows: &[GrowthRow]) -> FlowWindows {
+        let n = rows.len().max(1) as f64;
+        let sum = |f: fn(&GrowthRow) -> f64| rows.iter().map(f).sum::<f64>() / n;
+        FlowWindows { tcp: sum(|r| r.tcp), sf1: sum(|r| r.sf1), sf2: sum(|r| r.sf2) }
+    }
+
+    /// Mean sending rates in packets per cycle (window / RTT in cycles).
+    pub fn rates(&self, rtt_ratio: u32) -> FlowWindows {
+        FlowWindows { sf2: self.sf2 / rtt_ratio as f64, ..*self }
+    }
+}
+
 /// Windows at the start of a cycle (segments).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GrowthRow {
@@ -24,41 +46,30 @@ pub struct GrowthRow {
 pub struct GrowthResult {
     /// `cycles + 1` rows: the initial windows and those after every cycle.
     pub rows: Vec<GrowthRow>,
-    /// Mean windows over the cycles (the window in force during each cycle).
-    pub mean_tcp: f64,
-    pub mean_sf1: f64,
-    pub mean_sf2: f64,
+    /// Mean windows over all cycles (the window in force during each cycle)...
+    pub mean: FlowWindows,
+    /// ...and over the last third of the cycles, after the start-up.
+    pub late_mean: FlowWindows,
     /// Decreases of each flow.
     pub losses_tcp: u64,
     pub losses_sf1: u64,
     pub losses_sf2: u64,
 }
 
-impl GrowthResult {
-    /// Mean sending rates in packets per cycle (window / RTT).
-    pub fn throughputs(&self, cfg: &GrowthConfig) -> (f64, f64, f64) {
-        (self.mean_tcp, self.mean_sf1, self.mean_sf2 / cfg.rtt_ratio as f64)
-    }
-}
-
 pub fn run_growth(cfg: &GrowthConfig) -> Result<GrowthResult, ConfigError> {
     cfg.validate()?;
     let (sf1_rtt, sf2_rtt) = (nanos(1.0), nanos(cfg.rtt_ratio as f64));
-    let mut mp = controller(cfg.algorithm, 2, cfg.initial_cwnd);
-    let mut tcp = controller(Algorithm::Reno, 1, cfg.initial_cwnd);
+    let mut mp = controller(cfg.algorithm, 2, cfg.initial_cwnd, None);
+    let mut tcp = controller(Algorithm::Reno, 1, cfg.initial_cwnd, None);
     handshake(&mut mp, &[sf1_rtt, sf2_rtt]);
     handshake(&mut tcp, &[sf1_rtt]);
 
     let row = |cycle, mp: &Controller, tcp: &Controller| GrowthRow { cycle, tcp: tcp.cwnd(0), sf1: mp.cwnd(0), sf2: mp.cwnd(1) };
     let mut rows = Vec::with_capacity(cfg.cycles as usize + 1);
     rows.push(row(0, &mp, &tcp));
-    let (mut sum_tcp, mut sum_sf1, mut sum_sf2) = (0.0, 0.0, 0.0);
     let (mut losses_tcp, mut losses_sf1, mut losses_sf2) = (0, 0, 0);
     for cycle in 0..cfg.cycles {
         let (w_tcp, w1, w2) = (tcp.cwnd(0), mp.cwnd(0), mp.cwnd(1));
-        sum_tcp += w_tcp;
-        sum_sf1 += w1;
-        sum_sf2 += w2;
         let (link1_over, tcp_over) = match cfg.scenario {
             Scenario::Alone => (w1 > cfg.buffer, w_tcp > cfg.buffer),
             Scenario::Competing => (w1 + w_tcp > cfg.buffer, w1 + w_tcp > cfg.buffer),
@@ -87,12 +98,12 @@ pub fn run_growth(cfg: &GrowthConfig) -> Result<GrowthResult, ConfigError> {
         }
         rows.push(row(cycle + 1, &mp, &tcp));
     }
-    let cycles = cfg.cycles as f64;
+    let in_force = &rows[..cfg.cycles as usize];
+    let late_start = in_force.len() - in_force.len().div_ceil(3);
     Ok(GrowthResult {
+        mean: FlowWindows::mean_of(in_force),
+        late_mean: FlowWindows::mean_of(&in_force[late_start..]),
         rows,
-        mean_tcp: sum_tcp / cycles,
-        mean_sf1: sum_sf1 / cycles,
-        mean_sf2: sum_sf2 / cycles,
         losses_tcp,
         losses_sf1,
         losses_sf2,
