@@ -4,7 +4,6 @@
 mod cmd;
 #[allow(dead_code)]
 mod error;
-#[allow(dead_code)]
 mod outdir;
 
 use clap::{Parser, Subcommand};
@@ -18,10 +17,22 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Detect shared bottlenecks in a packet trace (RFC 8382, MPTCP-SBD or trend lines).
+    Detect(cmd::detect::DetectArgs),
+    /// Write a synthetic packet trace with a known answer (shared or separate bottlenecks).
+    Tracegen(cmd::tracegen::TracegenArgs),
+    /// Speed benchmarks.
+    #[command(subcommand)]
+    Bench(cmd::bench::BenchWhat),
+}
 
 fn run(command: Command) -> Result<(), CliError> {
-    match command {}
+    match command {
+        Command::Detect(a) => cmd::detect::run(a),
+        Command::Tracegen(a) => cmd::tracegen::run(a),
+        Command::Bench(w) => cmd::bench::run(w),
+    }
 }
 
 fn main() {

@@ -26,6 +26,46 @@ pub struct FilterParams {
     pub merge: MergeRule,
 }
 
+impl FilterParams {
+    pub const NAMES: &'static [&'static str] = &["decision_window", "decision_threshold", "star_merge"];
+
+    /// Overrides one parameter by name (`star_merge` takes 0/1 or true/false).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let count = || match value.trim().parse::<usize>() {
+            Ok(v) if v >= 1 => Ok(v),
+            _ => Err(format!("{name}: expected a positive integer, got '{value}'")),
+        };
+        match name {
+            "decision_window" => self.window = count()?,
+            "decision_threshold" => self.threshold = count()?,
+            "star_merge" => {
+                self.merge = match value.trim() {
+                    "1" | "true" => MergeRule::Star,
+                    "0" | "false" => MergeRule::Transitive,
+                    _ => return Err(format!("star_merge: expected 0/1 or true/false, got '{value}'")),
+                }
+            }
+            _ => return Err(format!("unknown parameter '{name}'; valid: {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.threshold > self.window {
+            return Err(format!("decision_threshold: must not exceed decision_window ({})", self.window));
+        }
+        Ok(())
+    }
+
+    pub fn entries(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("decision_window", self.window as f64),
+            ("decision_threshold", self.threshold as f64),
+            ("star_merge", (self.merge == MergeRule::Star) as u8 as f64),
+        ]
+    }
+}
+
 impl Default for FilterParams {
     fn default() -> Self {
         FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive }

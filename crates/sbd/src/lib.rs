@@ -60,6 +60,7 @@ mod grouping;
 mod observation;
 mod params;
 mod rfc8382;
+pub mod replay;
 pub mod tracegen;
 mod trend;
 mod weighted;
