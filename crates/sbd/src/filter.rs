@@ -158,10 +158,11 @@ impl DecisionFilter {
                         }
                     }
                 }
-                for i in 0..n {
+                for (i, slot) in out.iter_mut().enumerate() {
                     let root = find(&mut self.parent, i);
                     let has_partner = (0..n).any(|j| j != i && find(&mut self.parent, j) == root);
-                    out[i] = if !has_partner && self.not_bottlenecked[i] >= th { NOT_BOTTLENECKED } else { root as u32 + 1 };
+                    *slot =
+                        if !has_partner && self.not_bottlenecked[i] >= th { NOT_BOTTLENECKED } else { root as u32 + 1 };
                 }
             }
             MergeRule::Star => {
@@ -179,9 +180,9 @@ impl DecisionFilter {
                         next
                     };
                     out[i] = id;
-                    for j in i + 1..n {
+                    for (j, slot) in out.iter_mut().enumerate().skip(i + 1) {
                         if self.together[i * n + j] >= th {
-                            out[j] = id;
+                            *slot = id;
                         }
                     }
                 }

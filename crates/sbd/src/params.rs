@@ -104,8 +104,23 @@ impl SbdParams {
 
     /// Names accepted by [`SbdParams::set`].
     pub const NAMES: &'static [&'static str] = &[
-        "t_ms", "n", "m", "f", "c_s", "c_h", "p_l", "p_f", "p_mad", "p_s", "p_d", "p_v",
-        "loss_replaces_skew", "noise_removal", "min_intervals", "skew_removal", "skew_window",
+        "t_ms",
+        "n",
+        "m",
+        "f",
+        "c_s",
+        "c_h",
+        "p_l",
+        "p_f",
+        "p_mad",
+        "p_s",
+        "p_d",
+        "p_v",
+        "loss_replaces_skew",
+        "noise_removal",
+        "min_intervals",
+        "skew_removal",
+        "skew_window",
     ];
 
     /// Overrides one parameter by name. Booleans take 0/1 or true/false.

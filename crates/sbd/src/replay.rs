@@ -38,7 +38,9 @@ pub fn owd_events(rows: &[OwdRow], n_flows: usize) -> (Vec<Event>, i64) {
     let mut timed: Vec<(i64, usize, Event)> = Vec::with_capacity(rows.len());
     for (flow, idx) in by_flow.iter_mut().enumerate() {
         idx.sort_by_key(|&i| (rows[i].send_us, i));
-        let Some(first) = idx.iter().find(|&&i| !rows[i].lost) else { continue };
+        let Some(first) = idx.iter().find(|&&i| !rows[i].lost) else {
+            continue;
+        };
         let base_owd = rows[*first].recv_us - rows[*first].send_us;
         let mut offset = base_owd;
         for &i in idx.iter() {

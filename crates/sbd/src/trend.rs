@@ -28,7 +28,14 @@ pub struct TrendParams {
 
 impl Default for TrendParams {
     fn default() -> Self {
-        TrendParams { alpha: 0.9, delta_ms: 50.0, epsilon: 0.2, tau_ms: 1000.0, period_ns: 5_000_000_000, min_points: 3 }
+        TrendParams {
+            alpha: 0.9,
+            delta_ms: 50.0,
+            epsilon: 0.2,
+            tau_ms: 1000.0,
+            period_ns: 5_000_000_000,
+            min_points: 3,
+        }
     }
 }
 

@@ -126,7 +126,10 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
     std::fs::write(out.join("summary.json"), serde_json::to_string_pretty(&summary).expect("json") + "\n")
         .map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", out.join("summary.json").display())))?;
     if replay.decisions.is_empty() {
-        eprintln!("pathpool: note: {} observations but no decision yet (the filter needs a full window)", replay.observations.len());
+        eprintln!(
+            "pathpool: note: {} observations but no decision yet (the filter needs a full window)",
+            replay.observations.len()
+        );
     }
     println!(
         "{} flows, {} observations, {} decisions -> {}",
@@ -161,7 +164,13 @@ fn summary(
     events: usize,
 ) -> Value {
     // Whole numbers (counts, flags) are written as integers.
-    let number = |v: f64| if v.fract() == 0.0 && v.abs() < 1e15 { json!(v as i64) } else { json!(v) };
+    let number = |v: f64| {
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            json!(v as i64)
+        } else {
+            json!(v)
+        }
+    };
     let params: Map<String, Value> = cfg.entries().into_iter().map(|(k, v)| (k.to_string(), number(v))).collect();
     let detector = match args.detector {
         DetectorKind::Rfc8382 => "rfc8382",

@@ -38,12 +38,10 @@ pub fn read(flag: &str, path: &Path) -> Result<TraceFile, CliError> {
     let owd = match header.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["flow", "send_time_us", "recv_time_us"] | ["flow", "send_time_us", "recv_time_us", "lost"] => true,
         ["flow", "ack_time_us", "rtt_us"] => false,
-        _ => {
-            return Err(CliError::usage(format!(
-                "{flag} '{name}': line 1: expected the header '{OWD_HEADER}' (lost optional) or '{RTT_HEADER}', got '{}'",
-                header.join(",")
-            )))
-        }
+        _ => return Err(CliError::usage(format!(
+            "{flag} '{name}': line 1: expected the header '{OWD_HEADER}' (lost optional) or '{RTT_HEADER}', got '{}'",
+            header.join(",")
+        ))),
     };
     let mut flows: Vec<String> = Vec::new();
     let mut index = std::collections::BTreeMap::new();
@@ -124,4 +122,46 @@ pub fn write(w: &mut csv::Writer<std::fs::File>, path: &Path, fields: &[&str]) -
 
 pub fn flush(mut w: csv::Writer<std::fs::File>, path: &Path) -> Result<(), CliError> {
     w.flush().map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("pathpool-trace-csv-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn error(name: &str, text: &str) -> String {
+        let path = file(name, text);
+        let e = read("--input", &path).err().expect("an error").to_string();
+        let _ = std::fs::remove_file(path);
+        e
+    }
+
+    #[test]
+    fn malformed_rows_name_the_line_and_field() {
+        let e = error("a", "flow,send_time_us,recv_time_us\na,1,100\na,2,x\n");
+        assert!(e.contains("line 3") && e.contains("recv_time_us") && e.contains("'x'"), "{e}");
+        let e = error("b", "flow,send_time_us,recv_time_us,lost\na,1,100,0\na,2,200,2\n");
+        assert!(e.contains("line 3") && e.contains("lost"), "{e}");
+        let e = error("c", "flow,send_time_us,recv_time_us\na,1,100\na,2\n");
+        assert!(e.contains("line 3"), "{e}");
+        let e = error("d", "time,delay\n1,2\n");
+        assert!(e.contains("line 1") && e.contains("flow,ack_time_us,rtt_us"), "{e}");
+        let e = error("e", "flow,ack_time_us,rtt_us\n");
+        assert!(e.contains("no data rows"), "{e}");
+    }
+
+    #[test]
+    fn flows_are_numbered_by_first_appearance_and_lost_rows_skip_recv_time() {
+        let path = file("f", "flow,send_time_us,recv_time_us,lost\nsf-b,1,100,0\nsf-a,2,,1\nsf-b,3,103,0\n");
+        let t = read("--input", &path).unwrap();
+        let _ = std::fs::remove_file(path);
+        assert_eq!(t.flows, ["sf-b", "sf-a"]);
+        let TraceRows::Owd(rows) = t.rows else { panic!("one-way-delay form expected") };
+        assert_eq!(rows[1], OwdRow { flow: 1, send_us: 2, recv_us: 0, lost: true });
+    }
 }

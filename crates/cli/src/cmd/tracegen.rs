@@ -57,7 +57,7 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     if !(a.noise_ms >= 0.0 && a.noise_ms.is_finite()) {
         return Err(CliError::usage(format!("--noise-ms: expected a non-negative number, got {}", a.noise_ms)));
     }
-    if !(a.clock_skew_ppm.abs() <= 100_000.0) {
+    if !a.clock_skew_ppm.is_finite() || a.clock_skew_ppm.abs() > 100_000.0 {
         return Err(CliError::usage(format!("--clock-skew-ppm: expected -100000 to 100000, got {}", a.clock_skew_ppm)));
     }
     let cfg = TraceConfig {

@@ -6,8 +6,8 @@
 mod queue;
 pub mod rng;
 
-pub use queue::QueueSpec;
 use queue::Queue;
+pub use queue::QueueSpec;
 use rng::Rng;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -165,7 +165,11 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
                 if !lost {
                     let back = p.truth.base_reverse_ms * 1e-3 + p.rng.exp(p.truth.noise_ms * 1e-3);
                     let ack = recv + back;
-                    rtt.push(RttRow { flow: i, ack_us: (ack * 1e6).round() as i64, rtt_us: ((ack - send) * 1e6).round() as i64 });
+                    rtt.push(RttRow {
+                        flow: i,
+                        ack_us: (ack * 1e6).round() as i64,
+                        rtt_us: ((ack - send) * 1e6).round() as i64,
+                    });
                 }
             }
         }
@@ -179,7 +183,11 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
         queues: queues
             .iter()
             .zip(&delay_sums)
-            .map(|(q, s)| QueueTruth { spec: q.spec.clone(), mean_delay_ms: s / steps.max(1) as f64 * 1e3, loss_rate: q.loss_rate() })
+            .map(|(q, s)| QueueTruth {
+                spec: q.spec.clone(),
+                mean_delay_ms: s / steps.max(1) as f64 * 1e3,
+                loss_rate: q.loss_rate(),
+            })
             .collect(),
     }
 }
@@ -204,8 +212,13 @@ mod tests {
     fn congested_queues_show_a_standing_queue_and_some_loss() {
         let t = generate(&TraceConfig { flows: 4, shared: false, duration_s: 20.0, ..TraceConfig::default() });
         for q in &t.queues {
-        assert!(q.mean_delay_ms > 0.3 * q.spec.buffer_ms, "mean queue {} of {} ms", q.mean_delay_ms, q.spec.buffer_ms);
-        assert!(q.loss_rate > 0.0 && q.loss_rate < 0.1, "loss {}", q.loss_rate);
+            assert!(
+                q.mean_delay_ms > 0.3 * q.spec.buffer_ms,
+                "mean queue {} of {} ms",
+                q.mean_delay_ms,
+                q.spec.buffer_ms
+            );
+            assert!(q.loss_rate > 0.0 && q.loss_rate < 0.1, "loss {}", q.loss_rate);
         }
         let rate = t.owd.len() as f64 / 20.0 / 4.0;
         assert!((rate - 500.0).abs() < 50.0, "probe rate {rate}");

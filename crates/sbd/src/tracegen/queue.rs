@@ -64,14 +64,25 @@ impl Queue {
             .map(|_| {
                 let base_rtt_s = rng.uniform(0.020, 0.080);
                 let fair = capacity_bps * base_rtt_s / PACKET_BYTES / spec.tcp_flows as f64;
-                AimdFlow { base_rtt_s, cwnd_pkts: rng.uniform(0.5, 1.5) * fair, cut_at_s: None, last_cut_s: f64::NEG_INFINITY }
+                AimdFlow {
+                    base_rtt_s,
+                    cwnd_pkts: rng.uniform(0.5, 1.5) * fair,
+                    cut_at_s: None,
+                    last_cut_s: f64::NEG_INFINITY,
+                }
             })
             .collect();
         let udp = (0..spec.udp_sources)
             .map(|_| {
                 let mean_on_s = rng.uniform(1.0, 5.0);
                 let mean_off_s = rng.uniform(1.0, 5.0);
-                OnOff { rate_bps: rng.uniform(0.01, 0.04) * capacity_bps, on: false, switch_at_s: rng.exp(mean_off_s), mean_on_s, mean_off_s }
+                OnOff {
+                    rate_bps: rng.uniform(0.01, 0.04) * capacity_bps,
+                    on: false,
+                    switch_at_s: rng.exp(mean_off_s),
+                    mean_on_s,
+                    mean_off_s,
+                }
             })
             .collect();
         Queue {
@@ -131,7 +142,8 @@ impl Queue {
         for s in &mut self.udp {
             if now_s >= s.switch_at_s {
                 s.on = !s.on;
-                s.switch_at_s = now_s + if s.on { self.rng.pareto(1.5, s.mean_on_s) } else { self.rng.exp(s.mean_off_s) };
+                s.switch_at_s =
+                    now_s + if s.on { self.rng.pareto(1.5, s.mean_on_s) } else { self.rng.exp(s.mean_off_s) };
             }
             if s.on {
                 arrivals += s.rate_bps * dt_s;
