@@ -7,11 +7,17 @@
 //! override), the field and what was expected, and nothing runs before all of it passed.
 
 mod cc;
+mod csv_out;
 pub mod decode;
 pub mod error;
 pub mod fields;
+pub mod outcome;
+pub mod output;
+mod plots;
+pub mod progress;
 pub mod schema;
 mod suggest;
+pub mod summary;
 pub mod topology;
 pub mod tree;
 pub mod units;
