@@ -3,24 +3,12 @@
 use crate::error::{Result, Source};
 use crate::fields::Located;
 use crate::suggest::did_you_mean;
+use pathpool_cc::Algorithm;
 
-pub const NAMES: &[&str] = &[
-    "reno",
-    "cubic",
-    "uncoupled",
-    "uncoupled-cubic",
-    "fully-coupled",
-    "linked-increases",
-    "lia",
-    "olia",
-    "balia",
-    "wvegas",
-];
-
-pub fn check(cc: &Located<String>, src: &Source) -> Result<()> {
-    if NAMES.contains(&cc.value.as_str()) {
-        return Ok(());
-    }
-    let hint = did_you_mean(&cc.value, NAMES.iter().copied());
-    Err(cc.error(src, format!("unknown congestion control \"{}\"{hint}; expected one of: {}", cc.value, NAMES.join(", "))))
+pub fn parse(cc: &Located<String>, src: &Source) -> Result<Algorithm> {
+    cc.value.parse::<Algorithm>().map_err(|_| {
+        let names: Vec<&str> = Algorithm::names().collect();
+        let hint = did_you_mean(&cc.value, names.iter().copied());
+        cc.error(src, format!("unknown congestion control \"{}\"{hint}; expected one of: {}", cc.value, names.join(", ")))
+    })
 }

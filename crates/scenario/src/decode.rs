@@ -293,7 +293,7 @@ fn decode_tcp(f: &Fields) -> Result<TcpSpec> {
         f.only_with(key, "kind = \"udp\"")?;
     }
     let cc = f.string("cc")?.unwrap_or_else(|| f.located("cc", "reno".to_string()));
-    crate::cc::check(&cc, f.src())?;
+    let cc = crate::cc::parse(&cc, f.src())?;
     let recovery = match f.choice("recovery", &["newreno", "sack"])? {
         Some(r) if r.value == "sack" => Recovery::Sack,
         _ => Recovery::NewReno,

@@ -88,7 +88,7 @@ pub enum FlowKind {
 
 #[derive(Clone, Debug)]
 pub struct TcpSpec {
-    pub cc: Located<String>,
+    pub cc: pathpool_cc::Algorithm,
     pub recovery: Recovery,
     pub delayed_ack: bool,
     /// Data packet size on the wire.

@@ -35,7 +35,7 @@ fn assert_bench_flows(l: &Loaded, n: usize, rtt_ms: u64, rate_bps: u64, buffer_p
     assert_eq!(s.simulation.duration, 600_000 * PS_PER_MS);
     assert_eq!(l.topology.flows.len(), n);
     let FlowKind::Tcp(t) = &s.flows[0].kind else { panic!("not TCP") };
-    assert_eq!(t.cc.value, "reno");
+    assert_eq!(t.cc, pathpool_cc::Algorithm::Reno);
     assert_eq!(t.recovery, Recovery::NewReno);
     assert!(!t.delayed_ack);
     assert_eq!(t.initial_window, 10.0);
