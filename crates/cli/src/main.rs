@@ -18,10 +18,15 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Run a scenario file and write its summary, time series and plots.
+    Run(cmd::run::RunArgs),
+}
 
 fn run(command: Command) -> Result<(), CliError> {
-    match command {}
+    match command {
+        Command::Run(args) => cmd::run::run(args),
+    }
 }
 
 fn main() {

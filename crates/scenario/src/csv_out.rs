@@ -18,7 +18,7 @@ fn writer(path: &Path) -> io::Result<csv::Writer<std::fs::File>> {
     csv::Writer::from_path(path).map_err(io::Error::other)
 }
 
-/// flows.csv: time_s, flow, throughput_mbps, cwnd_packets (empty for UDP).
+/// flows.csv: time_s, flow, throughput_mbps, cwnd_packets (0 for UDP).
 pub fn write_flows(path: &Path, o: &Outcome) -> io::Result<()> {
     let mut w = writer(path)?;
     w.write_record(["time_s", "flow", "throughput_mbps", "cwnd_packets"]).map_err(io::Error::other)?;

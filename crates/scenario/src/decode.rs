@@ -18,6 +18,7 @@ const DIRECTION_KEYS: &[&str] = &[
     "red_max",
     "red_max_p",
     "red_weight",
+    "red_gentle",
     "drop_slots",
     "drop_probability",
     "loss",
@@ -161,18 +162,24 @@ fn decode_direction(f: &Fields, inherit: Option<&DirectionSpec>) -> Result<Direc
     };
     let queue = decode_queue(f, inherit.map(|d| &d.queue))?;
     let loss = f.number("loss", 0.0, 1.0)?.or(inherit.map(|d| d.loss)).unwrap_or(0.0);
+    if loss >= 1.0 {
+        return Err(f.error("loss", "must be below 1 (a link that drops everything carries nothing)"));
+    }
     Ok(DirectionSpec { rate_bps, delay, buffer, queue, loss })
 }
 
+const MAX_BUFFER_PACKETS: i64 = 1_000_000_000;
 const BUFFER_EXPECTED: &str = "a packet count like 167 or \"167pkt\", or a size like \"250000B\"";
 
 fn decode_buffer(f: &Fields) -> Result<Option<Located<Buffer>>> {
     let Some(node) = f.get("buffer") else { return Ok(None) };
     let buffer = match &node.kind {
+        Kind::Int(n) if *n > MAX_BUFFER_PACKETS => return Err(f.error("buffer", format!("at most {MAX_BUFFER_PACKETS} packets, got {n}"))),
         Kind::Int(n) if *n >= 1 => Buffer::Packets(*n as u64),
         Kind::Int(n) => return Err(f.error("buffer", format!("must hold at least one packet; expected {BUFFER_EXPECTED}, got {n}"))),
         Kind::Str(s) => match parse_packets(s) {
             Some(0) => return Err(f.error("buffer", "must hold at least one packet, got 0 packets")),
+            Some(n) if n > MAX_BUFFER_PACKETS as u64 => return Err(f.error("buffer", format!("at most {MAX_BUFFER_PACKETS} packets, got {n}"))),
             Some(n) => Buffer::Packets(n),
             None => Buffer::Bytes(f.size("buffer").map_err(|_| f.error("buffer", format!("expected {BUFFER_EXPECTED}, got \"{s}\"")))?.unwrap_or(0)),
         },
@@ -198,7 +205,7 @@ fn decode_queue(f: &Fields, inherit: Option<&QueueSpec>) -> Result<QueueSpec> {
             _ => "droptail".into(),
         },
     };
-    let red_keys = ["red_min", "red_max", "red_max_p", "red_weight"];
+    let red_keys = ["red_min", "red_max", "red_max_p", "red_weight", "red_gentle"];
     let drop_keys = ["drop_slots", "drop_probability"];
     let (forbidden, condition): (&[&str], _) = match kind.as_str() {
         "red" => (&drop_keys, "queue = \"random-tail-drop\""),
@@ -218,9 +225,11 @@ fn decode_queue(f: &Fields, inherit: Option<&QueueSpec>) -> Result<QueueSpec> {
     }
     Ok(match kind.as_str() {
         "red" => {
-            let (min0, max0, p0, w0) = match inherit {
-                Some(QueueSpec::Red { min_threshold, max_threshold, max_p, weight }) => (*min_threshold, *max_threshold, *max_p, *weight),
-                _ => (f64::NAN, f64::NAN, 0.1, 0.002),
+            let (min0, max0, p0, w0, g0) = match inherit {
+                Some(QueueSpec::Red { min_threshold, max_threshold, max_p, weight, gentle }) => {
+                    (*min_threshold, *max_threshold, *max_p, *weight, *gentle)
+                }
+                _ => (f64::NAN, f64::NAN, 0.1, 0.002, true),
             };
             let min_threshold = f.number("red_min", 0.0, 1e9)?.unwrap_or(min0);
             let max_threshold = f.number("red_max", 0.0, 1e9)?.unwrap_or(max0);
@@ -233,10 +242,13 @@ fn decode_queue(f: &Fields, inherit: Option<&QueueSpec>) -> Result<QueueSpec> {
             }
             let max_p = f.number("red_max_p", 0.0, 1.0)?.unwrap_or(p0);
             let weight = f.number("red_weight", 0.0, 1.0)?.unwrap_or(w0);
-            if weight == 0.0 {
-                return Err(f.error("red_weight", "must be greater than zero"));
+            for (key, v) in [("red_max_p", max_p), ("red_weight", weight)] {
+                if v == 0.0 {
+                    return Err(f.error(key, "must be greater than zero"));
+                }
             }
-            QueueSpec::Red { min_threshold, max_threshold, max_p, weight }
+            let gentle = f.bool("red_gentle")?.unwrap_or(g0);
+            QueueSpec::Red { min_threshold, max_threshold, max_p, weight, gentle }
         }
         "random-tail-drop" => {
             let (s0, p0) = match inherit {
@@ -310,8 +322,8 @@ fn decode_tcp(f: &Fields) -> Result<TcpSpec> {
         "finite" => TcpTraffic::Finite { bytes: f.size("size")?.ok_or_else(|| f.missing("size", crate::units::SIZE_EXPECTED))? },
         _ => TcpTraffic::Bulk,
     };
-    let packet_size = f.size("packet_size")?.unwrap_or(1500);
-    let ack_size = f.size("ack_size")?.unwrap_or(40);
+    let packet_size = wire_size(f, "packet_size", 1500)?;
+    let ack_size = wire_size(f, "ack_size", 40)?;
     Ok(TcpSpec {
         cc,
         recovery,
@@ -345,5 +357,15 @@ fn decode_udp(f: &Fields) -> Result<UdpSpec> {
         },
         _ => UdpPattern::Constant { rate_bps },
     };
-    Ok(UdpSpec { packet_size: f.size("packet_size")?.unwrap_or(1500), pattern })
+    Ok(UdpSpec { packet_size: wire_size(f, "packet_size", 1500)?, pattern })
+}
+
+const MAX_PACKET: u64 = 65536;
+
+fn wire_size(f: &Fields, key: &str, default: u64) -> Result<u64> {
+    let size = f.size(key)?.unwrap_or(default);
+    if size > MAX_PACKET {
+        return Err(f.error(key, format!("at most {MAX_PACKET} B, got {size} B")));
+    }
+    Ok(size)
 }

@@ -16,6 +16,7 @@ pub mod output;
 mod plots;
 pub mod progress;
 pub mod schema;
+mod simulate;
 mod suggest;
 pub mod summary;
 pub mod topology;
@@ -24,6 +25,7 @@ pub mod units;
 
 pub use error::{ScenarioError, Source};
 pub use schema::Scenario;
+pub use simulate::simulate;
 pub use topology::Topology;
 
 use std::path::Path;

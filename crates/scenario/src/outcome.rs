@@ -33,7 +33,7 @@ pub struct Series {
     pub times: Vec<f64>,
     /// Per flow (as in `Outcome::flows`), per interval: goodput in Mb/s.
     pub flow_throughput_mbps: Vec<Vec<f64>>,
-    /// Per flow, per interval: congestion window in packets at the interval's end (NaN for UDP).
+    /// Per flow, per interval: congestion window in packets at the interval's end (0 for UDP).
     pub flow_cwnd_packets: Vec<Vec<f64>>,
     /// Per link direction (as in `Outcome::links`), per interval: queue length in packets at
     /// the interval's end.

@@ -39,13 +39,16 @@ pub fn throughput(path: &Path, o: &Outcome) -> Result<(), PlotError> {
     line_panels(path, &panels, 1000, 320)
 }
 
+/// Link directions whose mean queue is below this many packets are not worth a line.
+const MIN_MEAN_QUEUE: f64 = 0.1;
+
 /// Queue length of the bottleneck and of the other link directions that queued most.
 pub fn queue(path: &Path, o: &Outcome) -> Result<(), PlotError> {
     let s = &o.series;
     let mut order: Vec<usize> = (0..o.links.len()).filter(|i| Some(*i) != o.bottleneck).collect();
     // Most queueing first; ties in link order, so the choice is deterministic.
     order.sort_by(|&a, &b| o.links[b].mean_queue_packets.total_cmp(&o.links[a].mean_queue_packets).then(a.cmp(&b)));
-    let chosen: Vec<usize> = o.bottleneck.into_iter().chain(order.into_iter().filter(|&i| o.links[i].mean_queue_packets > 0.0)).take(MAX_LINES).collect();
+    let chosen: Vec<usize> = o.bottleneck.into_iter().chain(order.into_iter().filter(|&i| o.links[i].mean_queue_packets >= MIN_MEAN_QUEUE)).take(MAX_LINES).collect();
     let series = chosen.iter().map(|&i| Series::new(o.links[i].name.clone(), points(&s.times, &s.link_queue_packets[i]))).collect();
     let panel = Panel { title: "Queue length".into(), x_label: "time (s)".into(), y_label: "packets".into(), series };
     line_panels(path, &[panel], 1000, 360)

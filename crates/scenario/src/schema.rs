@@ -56,8 +56,9 @@ pub enum Buffer {
 #[derive(Clone, Debug, PartialEq)]
 pub enum QueueSpec {
     DropTail,
-    /// Floyd and Jacobson's RED on the average queue in packets.
-    Red { min_threshold: f64, max_threshold: f64, max_p: f64, weight: f64 },
+    /// Floyd and Jacobson's RED on the average queue in packets; `gentle` ramps the drop
+    /// probability from max_p to 1 between max_threshold and twice it.
+    Red { min_threshold: f64, max_threshold: f64, max_p: f64, weight: f64, gentle: bool },
     /// Drop-tail, plus a drop with `probability` for an arrival that finds the queue within
     /// `slots` packets of full (S1's queue used 3 slots and 1/3).
     RandomTailDrop { slots: u32, probability: f64 },

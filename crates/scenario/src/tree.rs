@@ -3,6 +3,7 @@
 //! Tables keep their keys in file order.
 
 use crate::error::{Origin, Result, ScenarioError, Source};
+use crate::suggest::did_you_mean;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
@@ -111,8 +112,9 @@ fn convert(value: Spanned<DeValue<'_>>, origin: MakeOrigin) -> Result<Node> {
 /// Applies `KEY=VALUE` overrides (in order) to the document. KEY is a dotted path; a path
 /// segment after an array selects an element by index or by its `name` field. VALUE is read
 /// as a TOML value when it is one (`60`, `true`, `["a", "b"]`, `"x"`) and as a plain string
-/// otherwise (`60s`, `reno`). Missing tables on the way are created; what the new value
-/// means is checked later like any value in the file.
+/// otherwise (`60s`, `reno`); an empty VALUE removes the key (or array element). Missing
+/// tables on the way are created; what the new value means is checked later like any value
+/// in the file.
 pub fn apply_overrides(doc: &mut Table, src: &Source) -> Result<()> {
     for (i, text) in src.overrides.iter().enumerate() {
         let at = Origin::Set(i);
@@ -123,39 +125,49 @@ pub fn apply_overrides(doc: &mut Table, src: &Source) -> Result<()> {
         if path.iter().any(|s| s.is_empty()) {
             return Err(src.error(&at, key, "expected a dotted path of keys, e.g. simulation.duration"));
         }
-        let node = parse_override_value(value.trim(), i)?;
-        set_path(doc, &path, node, src, &at)?;
+        let value = value.trim();
+        let node = (!value.is_empty()).then(|| parse_override_value(value, i)).transpose()?;
+        let mut root = Node { kind: Kind::Table(std::mem::take(doc)), origin: at.clone() };
+        let result = set_in(&mut root, &path, "", node, src, &at);
+        if let Kind::Table(t) = root.kind {
+            *doc = t;
+        }
+        result?;
     }
     Ok(())
 }
 
 fn parse_override_value(text: &str, index: usize) -> Result<Node> {
-    let at = Origin::Set(index);
     if let Ok(v) = DeValue::parse(text) {
         return convert(v, &move |_| Origin::Set(index));
     }
-    Ok(Node { kind: Kind::Str(text.to_string()), origin: at })
+    Ok(Node { kind: Kind::Str(text.to_string()), origin: Origin::Set(index) })
 }
 
-fn set_path(doc: &mut Table, path: &[&str], value: Node, src: &Source, at: &Origin) -> Result<()> {
-    let mut root = Node { kind: Kind::Table(std::mem::take(doc)), origin: at.clone() };
-    let result = set_in(&mut root, path, "", value, src, at);
-    if let Kind::Table(t) = root.kind {
-        *doc = t;
-    }
-    result
-}
-
-/// Sets `path` below `node`; `walked` is the dotted path of `node` itself, for messages.
-fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Node, src: &Source, at: &Origin) -> Result<()> {
+/// Sets (or with `None` removes) `path` below `node`; `walked` is the dotted path of `node`
+/// itself, for messages.
+fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Option<Node>, src: &Source, at: &Origin) -> Result<()> {
     let seg = path[0];
     let here = if walked.is_empty() { seg.to_string() } else { format!("{walked}.{seg}") };
+    let last = path.len() == 1;
     let type_name = node.kind.type_name();
     let child = match &mut node.kind {
         Kind::Table(t) => {
-            if t.get(seg).is_none() {
-                let kind = if path.len() == 1 { value.kind.clone() } else { Kind::Table(Table::default()) };
-                t.entries.push(Entry { key: seg.to_string(), key_origin: at.clone(), value: Node { kind, origin: at.clone() } });
+            let present = t.entries.iter().position(|e| e.key == seg);
+            match (present, last, value.is_none()) {
+                (Some(i), true, true) => {
+                    t.entries.remove(i);
+                    return Ok(());
+                }
+                (None, _, true) => {
+                    let hint = did_you_mean(seg, t.entries.iter().map(|e| e.key.as_str()));
+                    return Err(src.error(at, &here, format!("nothing to remove: no such key{hint}")));
+                }
+                (None, _, false) => {
+                    let kind = Kind::Table(Table::default());
+                    t.entries.push(Entry { key: seg.to_string(), key_origin: at.clone(), value: Node { kind, origin: at.clone() } });
+                }
+                _ => {}
             }
             t.get_mut(seg).expect("present or inserted above")
         }
@@ -167,15 +179,21 @@ fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Node, src: &Sourc
                 let named = if names.is_empty() { String::new() } else { format!(" or one of the names {}", names.join(", ")) };
                 return Err(src.error(at, &here, format!("no such element: '{walked}' has {} element(s); use an index below {}{named}", items.len(), items.len())));
             };
+            if last && value.is_none() {
+                items.remove(index);
+                return Ok(());
+            }
             &mut items[index]
         }
         _ => return Err(src.error(at, walked, format!("is {type_name}, not a table, so it has no field '{seg}'"))),
     };
-    if path.len() == 1 {
-        *child = value;
-        return Ok(());
+    match (last, value) {
+        (true, Some(v)) => {
+            *child = v;
+            Ok(())
+        }
+        (_, value) => set_in(child, &path[1..], &here, value, src, at),
     }
-    set_in(child, &path[1..], &here, value, src, at)
 }
 
 fn element_name(node: &Node) -> Option<String> {
@@ -231,6 +249,17 @@ mod tests {
         assert!(matches!(lookup(&t, &["flows", "0", "count"]).kind, Kind::Int(3)));
         assert!(matches!(&lookup(&t, &["x", "y"]).kind, Kind::Array(a) if a.len() == 2));
         assert_eq!(lookup(&t, &["simulation", "duration"]).origin, Origin::Set(0));
+    }
+
+    #[test]
+    fn an_empty_value_removes() {
+        let text = "[links.a]\nqueue = \"red\"\nred_min = 5\n[[flows]]\nname = \"a\"\n[[flows]]\nname = \"b\"\n";
+        let (t, _) = doc(text, &["links.a.red_min=", "flows.a="]).unwrap();
+        let Kind::Table(a) = &lookup(&t, &["links", "a"]).kind else { panic!() };
+        assert!(a.get("red_min").is_none() && a.get("queue").is_some());
+        assert!(matches!(&t.get("flows").unwrap().kind, Kind::Array(f) if f.len() == 1));
+        let e = doc(text, &["links.a.red_mni="]).unwrap_err();
+        assert!(e.message.contains("nothing to remove") && e.message.contains("did you mean 'red_min'?"), "{e}");
     }
 
     #[test]

@@ -1,1 +1,2 @@
 //! One module per subcommand.
+pub mod run;
