@@ -31,6 +31,8 @@ enum Command {
     /// Speed benchmarks.
     #[command(subcommand)]
     Bench(cmd::bench::BenchWhat),
+    /// Run a scenario file and write its summary, time series and plots.
+    Run(cmd::run::RunArgs),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -40,6 +42,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Detect(a) => cmd::detect::run(a),
         Command::Tracegen(a) => cmd::tracegen::run(a),
         Command::Bench(w) => cmd::bench::run(w),
+        Command::Run(args) => cmd::run::run(args),
     }
 }
 

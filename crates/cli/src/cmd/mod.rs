@@ -7,3 +7,4 @@ pub mod bench;
 pub mod detect;
 mod trace_csv;
 pub mod tracegen;
+pub mod run;
