@@ -50,6 +50,17 @@ fn skew_mad_crossings_and_loss_by_hand() {
 }
 
 #[test]
+fn a_silent_flow_is_not_bottlenecked_even_with_a_positive_c_s() {
+    let mut det = Rfc8382Detector::new(SbdParams { min_intervals: 1, ..SbdParams::rfc8382() }, 2);
+    for k in 0..5u64 {
+        feed(&mut det, k * 350_000_000, &[20_000_000, 20_000_000]);
+    }
+    let o = det.poll(5 * 350_000_000).expect("an observation").clone();
+    assert_eq!(o.groups[1], 0);
+    assert!(!det.flow_stats()[1].bottlenecked);
+}
+
+#[test]
 fn mad_samples_after_an_empty_interval_are_skipped() {
     let mut det = Rfc8382Detector::new(tiny(), 1);
     feed(&mut det, 0, &[10]);
