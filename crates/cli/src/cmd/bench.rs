@@ -46,7 +46,10 @@ pub fn run(what: BenchWhat) -> Result<(), CliError> {
         return Err(CliError::usage("--reps must be at least 1 and --samples at least 1000"));
     }
     let clock = if thread_cpu_ns().is_some() { "CPU time of the benchmark thread" } else { "wall clock" };
-    println!("shared bottleneck detection, {} samples per run, median of {} runs, per second of {clock}", a.samples, a.reps);
+    println!(
+        "shared bottleneck detection, {} samples per run, median of {} runs, per second of {clock}",
+        a.samples, a.reps
+    );
     println!("| flows | RFC 8382 statistics + grouping (mptcp-sbd) | trend lines (TR) |");
     println!("|---|---|---|");
     for n in [2usize, 5, 50] {
