@@ -59,7 +59,8 @@ fn skew_est_uses_the_responsiveness_weights() {
     feed(&mut det, 2 * S, &[0]); // mean (10 + 15) / 2: +1
     while det.poll(3 * S).is_some() {}
     let s = det.flow_stats()[0];
-    let expected = (3.0 * 1.0 + 2.0 * -1.0 + 1.0 * 0.0) / (3.0 * 1.0 + 2.0 * 3.0 + 1.0 * 2.0);
+    // Σ w·votes = 3·(+1) + 2·(−1) + 1·0; Σ w·n = 3·1 + 2·3 + 1·2.
+    let expected = (3.0 - 2.0) / (3.0 + 6.0 + 2.0);
     assert!((s.skew_est - expected).abs() < 1e-12, "{} vs {expected}", s.skew_est);
 }
 
