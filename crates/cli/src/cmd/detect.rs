@@ -76,6 +76,15 @@ impl Config {
         }
     }
 
+    /// Time between evaluations, ns.
+    fn step_ns(&self) -> u64 {
+        match self {
+            Config::Sbd(p, _) => p.t_ns,
+            Config::Tr(p) => p.period_ns,
+        }
+        .max(1)
+    }
+
     /// Trace time needed before the first observation, ns.
     fn warmup_ns(&self) -> u64 {
         match self {
@@ -107,6 +116,22 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
         }
     };
     let span_ns = events.last().map_or(0, |e| e.now_ns());
+    // A wild timestamp would make the detector step through billions of empty intervals.
+    const MAX_SPAN_NS: u64 = 30 * 86_400 * 1_000_000_000;
+    if span_ns > MAX_SPAN_NS {
+        return Err(CliError::usage(format!(
+            "--input '{name}': the timestamps span {:.0} s; at most 30 days (2592000 s) are accepted: check for a malformed time",
+            span_ns as f64 / 1e9
+        )));
+    }
+    if span_ns / cfg.step_ns() > 50_000_000 {
+        return Err(CliError::usage(format!(
+            "--param: {:.0} s of trace in steps of {} ns would be {} evaluations; at most 50000000",
+            span_ns as f64 / 1e9,
+            cfg.step_ns(),
+            span_ns / cfg.step_ns()
+        )));
+    }
     let replay = match &cfg {
         Config::Sbd(p, f) => run_rfc8382(&events, p.clone(), *f, n),
         Config::Tr(p) => run_trend(&events, *p, n),
