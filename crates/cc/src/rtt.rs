@@ -1,0 +1,85 @@
+//! RFC 6298 retransmission-timeout estimator.
+
+use crate::Nanos;
+
+const SECOND: Nanos = 1_000_000_000;
+/// RFC 6298 §2: alpha = 1/8, beta = 1/4, K = 4.
+const ALPHA: f64 = 1.0 / 8.0;
+const BETA: f64 = 1.0 / 4.0;
+const K: f64 = 4.0;
+/// Clock granularity G of RFC 6298 §2: time is kept in nanoseconds.
+const GRANULARITY: f64 = 1.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RttEstimator {
+    min_rto: Nanos,
+    max_rto: Nanos,
+    initial_rto: Nanos,
+    srtt: Option<f64>,
+    rttvar: f64,
+    /// Number of doublings since the last sample (RFC 6298 (5.5)).
+    backoffs: u32,
+}
+
+impl Default for RttEstimator {
+    /// RFC 6298: initial RTO 1 s (2.1), minimum 1 s (2.4), maximum 60 s (2.5).
+    fn default() -> Self {
+        RttEstimator::new(SECOND, 60 * SECOND, SECOND)
+    }
+}
+
+impl RttEstimator {
+    /// `min_rto <= max_rto` is expected; a larger minimum is lowered to the maximum.
+    pub fn new(min_rto: Nanos, max_rto: Nanos, initial_rto: Nanos) -> Self {
+        RttEstimator { min_rto: min_rto.min(max_rto), max_rto, initial_rto, srtt: None, rttvar: 0.0, backoffs: 0 }
+    }
+
+    /// A Karn-valid RTT measurement (RFC 6298 §3: never from a retransmitted segment).
+    pub fn on_sample(&mut self, rtt: Nanos) {
+        let r = rtt as f64;
+        match self.srtt {
+            // (2.2) first measurement
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = r / 2.0;
+            }
+            // (2.3) RTTVAR first, with the old SRTT
+            Some(srtt) => {
+                self.rttvar = (1.0 - BETA) * self.rttvar + BETA * (srtt - r).abs();
+                self.srtt = Some((1.0 - ALPHA) * srtt + ALPHA * r);
+            }
+        }
+        // A new measurement ends the back-off (RFC 6298 §5 note after (5.7)).
+        self.backoffs = 0;
+    }
+
+    /// The timer expired: double the RTO up to the maximum (RFC 6298 (5.5)).
+    pub fn backoff(&mut self) {
+        if self.rto() < self.max_rto {
+            self.backoffs += 1;
+        }
+    }
+
+    pub fn rto(&self) -> Nanos {
+        let base = match self.srtt {
+            None => self.initial_rto as f64, // (2.1)
+            Some(srtt) => srtt + GRANULARITY.max(K * self.rttvar), // (2.3)
+        };
+        let base = base.max(self.min_rto as f64).min(self.max_rto as f64); // (2.4), (2.5)
+        let backed = base * 2f64.powi(self.backoffs.min(62) as i32);
+        backed.min(self.max_rto as f64).ceil() as Nanos
+    }
+
+    pub fn srtt(&self) -> Option<Nanos> {
+        self.srtt.map(|s| s.round() as Nanos)
+    }
+
+    /// Unrounded SRTT, for the coupled formulas.
+    pub fn srtt_f64(&self) -> Option<f64> {
+        self.srtt
+    }
+
+    pub fn rttvar(&self) -> Nanos {
+        self.rttvar.round() as Nanos
+    }
+}
