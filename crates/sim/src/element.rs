@@ -1,7 +1,7 @@
 //! The element arena: every queue, pipe, loss element and endpoint lives in one `Vec`,
 //! dispatched by `match` (no trait objects).
 
-use crate::loss::RandomLoss;
+use crate::loss::{RandomLoss, ScriptedLoss};
 use crate::pipe::Pipe;
 use crate::queue::Queue;
 use crate::tcp::{TcpReceiver, TcpSender};
@@ -19,6 +19,7 @@ pub(crate) enum Element {
     Queue(Queue),
     Pipe(Pipe),
     Loss(RandomLoss),
+    ScriptedLoss(ScriptedLoss),
     TcpSender(TcpSender),
     TcpReceiver(TcpReceiver),
     UdpSource(UdpSource),
@@ -29,6 +30,6 @@ impl Element {
     /// Queues, pipes and loss elements may appear in routes; endpoints are appended by the
     /// simulation itself.
     pub fn is_network(&self) -> bool {
-        matches!(self, Element::Queue(_) | Element::Pipe(_) | Element::Loss(_))
+        matches!(self, Element::Queue(_) | Element::Pipe(_) | Element::Loss(_) | Element::ScriptedLoss(_))
     }
 }

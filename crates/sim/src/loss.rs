@@ -27,3 +27,29 @@ impl RandomLoss {
         }
     }
 }
+
+/// Drops the first transmission of chosen TCP segment numbers (any flow crossing it):
+/// a deterministic way to put several losses into one window.
+pub struct ScriptedLoss {
+    segments: Vec<u64>,
+    pub dropped: u64,
+}
+
+impl ScriptedLoss {
+    pub fn new(mut segments: Vec<u64>) -> Self {
+        segments.sort_unstable();
+        segments.dedup();
+        ScriptedLoss { segments, dropped: 0 }
+    }
+
+    /// True if the packet survives.
+    pub fn pass(&mut self, p: &crate::packet::Packet) -> bool {
+        let original = p.kind == crate::packet::PacketKind::TcpData && p.flags & crate::packet::FLAG_RETRANSMIT == 0;
+        if original && self.segments.binary_search(&p.seq).is_ok() {
+            self.dropped += 1;
+            false
+        } else {
+            true
+        }
+    }
+}

@@ -7,7 +7,7 @@ use pathpool_cc::Controller;
 use crate::ctx::Ctx;
 use crate::element::{Element, ElementId, FlowId};
 use crate::event::{Event, EventKind, EventQueue};
-use crate::loss::RandomLoss;
+use crate::loss::{RandomLoss, ScriptedLoss};
 use crate::packet::PacketId;
 use crate::pipe::Pipe;
 use crate::pool::PacketPool;
@@ -119,13 +119,19 @@ impl Simulation {
         self.push(Element::Pipe(Pipe::new(delay)))
     }
 
-    /// Drops each packet passing through with probability `p` (in [0, 1)).
+    /// Drops each packet passing through with probability `p` (in [0, 1]; 1 is a black hole).
     pub fn add_random_loss(&mut self, p: f64) -> Result<ElementId, ConfigError> {
-        if !(0.0..1.0).contains(&p) {
-            return Err(ConfigError(format!("random loss probability must be in [0, 1), got {p}")));
+        if !(0.0..=1.0).contains(&p) {
+            return Err(ConfigError(format!("random loss probability must be in [0, 1], got {p}")));
         }
         let id = self.elements.len() as u64;
         Ok(self.push(Element::Loss(RandomLoss::new(p, Rng::for_stream(self.seed, stream::LOSS | id)))))
+    }
+
+    /// Drops the first transmission of the listed TCP segment numbers of every flow that
+    /// crosses it (for tests that need losses at known places).
+    pub fn add_scripted_loss(&mut self, segments: Vec<u64>) -> ElementId {
+        self.push(Element::ScriptedLoss(ScriptedLoss::new(segments)))
     }
 
     fn route(&mut self, what: &str, hops: &[ElementId], endpoint: u32) -> Result<u32, ConfigError> {
@@ -269,6 +275,13 @@ impl Simulation {
                         ctx.pool.free(id);
                     }
                 }
+                Element::ScriptedLoss(l) => {
+                    if l.pass(ctx.pool.get(id)) {
+                        ctx.outbox.push_back(id);
+                    } else {
+                        ctx.pool.free(id);
+                    }
+                }
                 Element::TcpReceiver(r) => r.on_data(id, &mut ctx),
                 Element::TcpSender(s) => {
                     let ctl = &mut self.controllers[s.conn as usize];
@@ -297,6 +310,7 @@ impl Simulation {
                     retransmissions: s.counters.retransmissions,
                     fast_retransmits: s.counters.fast_retransmits,
                     timeouts: s.counters.timeouts,
+                    acks_sent: r.counters.acks_sent,
                     cwnd_area: s.cwnd_area_at(self.now),
                 }
             }
@@ -362,6 +376,8 @@ impl Simulation {
             retransmissions: d.retransmissions,
             fast_retransmits: d.fast_retransmits,
             timeouts: d.timeouts,
+            max_consecutive_timeouts: sender.map_or(0, |s| s.counters.max_consecutive_timeouts),
+            acks_sent: d.acks_sent,
             cwnd: self.current_cwnd(i),
             mean_cwnd: if window == 0 { 0.0 } else { d.cwnd_area / window as f64 },
             srtt: sender.and_then(|s| s.srtt()).map(crate::time::from_nanos),

@@ -25,6 +25,10 @@ pub struct FlowStats {
     pub retransmissions: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
+    /// TCP: longest run of back-to-back timeouts (ever, not just in the window).
+    pub max_consecutive_timeouts: u32,
+    /// TCP: ACKs the receiver sent.
+    pub acks_sent: u64,
     /// TCP: congestion window (segments, with NewReno inflation) now and time-averaged
     /// over the window; 0 for UDP.
     pub cwnd: f64,
@@ -62,6 +66,7 @@ pub(crate) struct FlowSnapshot {
     pub retransmissions: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
+    pub acks_sent: u64,
     pub cwnd_area: f64,
 }
 
@@ -74,6 +79,7 @@ impl FlowSnapshot {
             retransmissions: self.retransmissions - o.retransmissions,
             fast_retransmits: self.fast_retransmits - o.fast_retransmits,
             timeouts: self.timeouts - o.timeouts,
+            acks_sent: self.acks_sent - o.acks_sent,
             cwnd_area: self.cwnd_area - o.cwnd_area,
         }
     }

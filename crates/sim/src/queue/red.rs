@@ -83,11 +83,13 @@ impl Red {
     /// Decides the fate of an arrival that sees `queue_len` packets; true = drop.
     pub fn should_drop(&mut self, queue_len: u32, now: Time, rng: &mut Rng) -> bool {
         let p = &self.params;
-        match self.idle_since.take() {
+        match self.idle_since {
             Some(t0) if queue_len == 0 => {
-                // The average decays as if m small packets had been sent while idle.
+                // The average decays as if m small packets had been sent while idle. The
+                // queue stays idle from now on if this arrival is dropped.
                 let m = (now.saturating_sub(t0) / self.s) as f64;
                 self.avg *= (1.0 - p.w_q).powf(m);
+                self.idle_since = Some(now);
             }
             _ => self.avg += p.w_q * (queue_len as f64 - self.avg),
         }

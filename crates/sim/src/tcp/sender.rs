@@ -26,6 +26,8 @@ pub struct SenderCounters {
     pub retransmissions: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
+    /// Longest run of timeouts without progress (each one doubles the RTO).
+    pub max_consecutive_timeouts: u32,
     pub acks_received: u64,
     /// Integral of cwnd (segments) over time (ps), for the time-average window.
     pub cwnd_area: f64,
@@ -84,6 +86,7 @@ pub struct TcpSender {
     rtt: RttEstimator,
     rto_timer: LazyTimer,
     wake_pending: bool,
+    consecutive_timeouts: u32,
     round_end: u64,
     cwnd_limited: bool,
     last_cwnd: f64,
@@ -123,6 +126,7 @@ impl TcpSender {
             rtt: RttEstimator::new(to_nanos(cfg.min_rto), to_nanos(cfg.max_rto), to_nanos(cfg.initial_rto)),
             rto_timer: LazyTimer::new(EventKind::TcpRto),
             wake_pending: false,
+            consecutive_timeouts: 0,
             round_end: 0,
             cwnd_limited: true,
             last_cwnd: cfg.cc_config.initial_cwnd,
@@ -216,6 +220,7 @@ impl TcpSender {
                 self.snd_nxt = ack;
             }
             self.dupacks = 0;
+            self.consecutive_timeouts = 0;
             let info = AckInfo { newly_acked, rtt_sample, cwnd_limited: self.cwnd_limited };
             let mut restart_timer = true;
             match self.phase {
@@ -292,7 +297,7 @@ impl TcpSender {
 
     fn enter_fast_recovery(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
         self.counters.fast_retransmits += 1;
-        let flight = (self.high_sent - self.snd_una) as f64;
+        let flight = self.flight_for_reduction(ctl);
         ctl.on_fast_retransmit(self.subflow, to_nanos(ctx.now), flight, self.coupling);
         self.phase = Phase::FastRecovery;
         self.recover = self.high_sent;
@@ -311,7 +316,9 @@ impl TcpSender {
             return;
         }
         self.counters.timeouts += 1;
-        let flight = (self.high_sent - self.snd_una) as f64;
+        self.consecutive_timeouts += 1;
+        self.counters.max_consecutive_timeouts = self.counters.max_consecutive_timeouts.max(self.consecutive_timeouts);
+        let flight = self.flight_for_reduction(ctl);
         ctl.on_timeout(self.subflow, to_nanos(ctx.now), flight);
         self.rtt.backoff(); // RFC 6298 (5.5)
         self.recover = self.high_sent;
@@ -332,6 +339,16 @@ impl TcpSender {
         self.rto_timer.arm(ctx.now + rto, ctx); // (5.6)
         self.try_send(ctx, ctl);
         self.account_cwnd(ctx.now, ctl);
+    }
+
+    /// FlightSize for the RFC 5681 eq. 4 reduction, capped at the window in use (cwnd plus
+    /// NewReno inflation). The cap excludes segments sent for SACKed ones before recovery
+    /// (RFC 3042 §2: limited-transmit segments are not counted) and keeps a timeout during
+    /// a long NewReno recovery from setting ssthresh from "sent but not cumulatively
+    /// acknowledged" data, which grows without bound while dupACKs inflate the window.
+    fn flight_for_reduction(&self, ctl: &Controller) -> f64 {
+        let outstanding = (self.high_sent - self.snd_una) as f64;
+        outstanding.min(ctl.cwnd(self.subflow) + self.inflation).max(1.0)
     }
 
     // ---- transmission ---------------------------------------------------------------------
