@@ -104,7 +104,7 @@ pub fn build(s: &Scenario, src: &Source) -> Result<Topology> {
                     })?
                 }
             };
-            let start = spec.start + u64::from(copy.unwrap_or(0)) * spec.start_spacing;
+            let start = spec.start.saturating_add(u64::from(copy.unwrap_or(0)).saturating_mul(spec.start_spacing));
             if start >= s.simulation.duration {
                 let what = copy.map_or(String::new(), |i| format!(" (copy {i} with start_spacing)"));
                 return Err(spec.name.error(src, format!("starts at or after the end of the simulation{what}")));
