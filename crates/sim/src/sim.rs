@@ -1,7 +1,5 @@
 //! The simulation: builder methods, the event loop and result access.
 
-use std::collections::VecDeque;
-
 use pathpool_cc::Controller;
 
 use crate::ctx::Ctx;
@@ -54,7 +52,7 @@ pub struct Simulation {
     events: EventQueue,
     pool: PacketPool,
     routes: RouteTable,
-    outbox: VecDeque<PacketId>,
+    outbox: Vec<PacketId>,
     /// One congestion controller per connection (a TCP flow is a one-subflow connection).
     controllers: Vec<Controller>,
     flows: Vec<FlowEntry>,
@@ -76,7 +74,7 @@ impl Simulation {
             events: EventQueue::new(),
             pool: PacketPool::new(),
             routes: RouteTable::new(),
-            outbox: VecDeque::with_capacity(64),
+            outbox: Vec::with_capacity(64),
             controllers: Vec::new(),
             flows: Vec::new(),
             queues: Vec::new(),
@@ -235,12 +233,20 @@ impl Simulation {
         let mut ctx = Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
         match (&mut self.elements[me as usize], ev.kind) {
             (Element::Queue(q), EventKind::QueueService) => {
-                let id = q.complete_service(ctx.now, me, ctx.events);
-                ctx.outbox.push_back(id);
+                let id = q.complete_service(ctx.now, me, ctx.events, ctx.pool);
+                ctx.outbox.push(id);
             }
             (Element::Pipe(p), EventKind::PipeArrival) => {
-                let id = p.deliver_head(me, ctx.events);
-                ctx.outbox.push_back(id);
+                let (id, next) = p.deliver_head(me, ctx.events);
+                ctx.outbox.push(id);
+                if let Some((next_id, next_el)) = next {
+                    ctx.pool.prefetch(next_id);
+                    if let Some(e) = self.elements.get(next_el as usize) {
+                        let base = e as *const Element as *const u8;
+                        crate::pool::prefetch(base);
+                        crate::pool::prefetch(base.wrapping_add(64));
+                    }
+                }
             }
             (Element::TcpSender(s), kind) => {
                 let ctl = &mut self.controllers[s.conn as usize];
@@ -252,10 +258,14 @@ impl Simulation {
         }
     }
 
-    /// Moves every packet in the outbox to the next element of its route.
+    /// Moves every packet in the outbox to the next element of its route, in order (the
+    /// elements may add more).
     #[inline]
     fn drain_outbox(&mut self) {
-        while let Some(id) = self.outbox.pop_front() {
+        let mut next = 0;
+        while next < self.outbox.len() {
+            let id = self.outbox[next];
+            next += 1;
             let p = self.pool.get_mut(id);
             let el = self.routes.hop(p.route, p.hop);
             p.hop += 1;
@@ -267,17 +277,20 @@ impl Simulation {
                         ctx.pool.free(id);
                     }
                 }
-                Element::Pipe(pipe) => pipe.arrive(id, ctx.now, el, ctx.events),
+                Element::Pipe(pipe) => {
+                    let next_el = self.routes.hop(ctx.pool.get(id).route, ctx.pool.get(id).hop);
+                    pipe.arrive(id, next_el, ctx.now, el, ctx.events)
+                }
                 Element::Loss(l) => {
                     if l.pass() {
-                        ctx.outbox.push_back(id);
+                        ctx.outbox.push(id);
                     } else {
                         ctx.pool.free(id);
                     }
                 }
                 Element::ScriptedLoss(l) => {
                     if l.pass(ctx.pool.get(id)) {
-                        ctx.outbox.push_back(id);
+                        ctx.outbox.push(id);
                     } else {
                         ctx.pool.free(id);
                     }
@@ -291,6 +304,7 @@ impl Simulation {
                 Element::UdpSource(_) => unreachable!("routes never lead into a source"),
             }
         }
+        self.outbox.clear();
     }
 
     // ---- results ---------------------------------------------------------------------------
