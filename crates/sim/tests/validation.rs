@@ -213,3 +213,23 @@ fn delayed_acks_halve_the_ack_count() {
     assert!((0.5..0.55).contains(&per_segment), "ACKs per segment {per_segment}");
     assert!(d.sim.queue_stats(d.bottleneck).utilisation > 0.97);
 }
+
+/// CUBIC (RFC 9438) against Reno on a high-BDP path: CUBIC's window regrows along a cubic
+/// independent of the RTT, Reno's by one segment per RTT, so CUBIC takes more than half
+/// (RFC 9438 §5.1 and §4.3: the Reno-friendly region only covers small BDPs).
+fn cubic_share(seed: u64, seconds: u64) -> f64 {
+    let rate = 200 * MBPS;
+    let rtt = ms(100);
+    let mut d = dumbbell(seed, rate, Discipline::RandomTailDrop(RandomTailParams::default()), bdp_packets(rate, rtt), &[rtt, rtt], |c, i| {
+        c.cc = if i == 0 { Algorithm::Cubic } else { Algorithm::Reno };
+    });
+    run_measured(&mut d.sim, secs(30), secs(seconds));
+    let t = throughputs(&d.sim, &d.flows);
+    t[0] / (t[0] + t[1])
+}
+
+#[test]
+fn cubic_takes_more_than_half_against_reno_on_a_high_bdp_path() {
+    let share = cubic_share(1, 200);
+    assert!(share > 0.55, "CUBIC share {share}");
+}
