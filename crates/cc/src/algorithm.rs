@@ -4,13 +4,13 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A single-path controller, for single-path flows and for UNCOUPLED subflows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SinglePath {
     Reno,
     Cubic,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// RFC 5681 / RFC 6582 window rules.
     Reno,
