@@ -28,6 +28,17 @@ demo: build
 test: deps
 	$(CARGO) test --release --locked --workspace
 
+# The long validations (docs/validation.md records their results): every #[ignore]d test
+# of the workspace (simulator validation, detection accuracy tables, ...) and the scenario runs.
+validate: build
+	$(CARGO) test --release --locked --workspace -- --ignored --nocapture --test-threads 1
+	for s in 1 2 3 4 5; do $(BIN) run scenarios/validation/fairness-10-reno.toml --out $(OUT)/validation/fairness-10-reno-seed$$s --seed $$s; done
+
+# Simulator speed (BENCHMARKS.md): the benchmark scenarios, one after another.
+bench: build
+	for b in b1-n10 b1-n100 b2-n10 b2-n100 s-n1000; do /usr/bin/time -v $(BIN) run scenarios/bench/$$b.toml --out $(OUT)/bench/$$b 2>&1 | grep -E 'Elapsed|Maximum resident'; done
+	$(BIN) bench sbd
+
 clean:
 	$(CARGO) clean
 	rm -rf $(OUT)
