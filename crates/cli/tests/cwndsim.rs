@@ -97,8 +97,29 @@ fn same_flags_and_seed_give_identical_files() {
     }
     let c = Scratch::new("cwnd-det-c");
     let dir = c.0.to_str().unwrap();
-    run_ok(&["cwndsim", "--algo", "olia", "--loss", "0.002,0.001,0.003", "--rtt", "1,2,3", "--rounds", "200000", "--seed", "2", "--out", dir], &c.0);
-    assert_ne!(std::fs::read(a.join("summary.json")).unwrap(), std::fs::read(c.join("summary.json")).unwrap(), "the seed matters");
+    run_ok(
+        &[
+            "cwndsim",
+            "--algo",
+            "olia",
+            "--loss",
+            "0.002,0.001,0.003",
+            "--rtt",
+            "1,2,3",
+            "--rounds",
+            "200000",
+            "--seed",
+            "2",
+            "--out",
+            dir,
+        ],
+        &c.0,
+    );
+    assert_ne!(
+        std::fs::read(a.join("summary.json")).unwrap(),
+        std::fs::read(c.join("summary.json")).unwrap(),
+        "the seed matters"
+    );
 }
 
 #[test]
@@ -125,16 +146,54 @@ fn bad_input_is_a_one_line_usage_error_without_output() {
     let args = ["cwndsim", "--algo", "lia", "--loss", "0.01,0.01", "--rtt", "1,1", "--rounds", "0", "--out", dir];
     assert_usage_error(&args, "--rounds", &out);
     for (algo, a) in [("lia", "1"), ("linked-increases", "0"), ("linked-increases", "-1")] {
-        let args = ["cwndsim", "--algo", algo, "--a", a, "--loss", "0.01,0.01", "--rtt", "1,1", "--rounds", "1000", "--out", dir];
+        let args = [
+            "cwndsim",
+            "--algo",
+            algo,
+            "--a",
+            a,
+            "--loss",
+            "0.01,0.01",
+            "--rtt",
+            "1,1",
+            "--rounds",
+            "1000",
+            "--out",
+            dir,
+        ];
         assert_usage_error(&args, "--a", &out);
     }
     // An output folder that cannot be created: its parent is a file.
     let file = tmp.join("file");
     std::fs::write(&file, b"x").unwrap();
     let under_file = file.join("out");
-    let args = ["cwndsim", "--algo", "lia", "--loss", "0.01,0.01", "--rtt", "1,1", "--rounds", "1000", "--out", under_file.to_str().unwrap()];
+    let args = [
+        "cwndsim",
+        "--algo",
+        "lia",
+        "--loss",
+        "0.01,0.01",
+        "--rtt",
+        "1,1",
+        "--rounds",
+        "1000",
+        "--out",
+        under_file.to_str().unwrap(),
+    ];
     assert_usage_error(&args, "--out", &under_file);
-    let args = ["cwndsim", "--algo", "lia", "--loss", "0.01,0.01", "--rtt", "1,1", "--rounds", "1000", "--out", file.to_str().unwrap()];
+    let args = [
+        "cwndsim",
+        "--algo",
+        "lia",
+        "--loss",
+        "0.01,0.01",
+        "--rtt",
+        "1,1",
+        "--rounds",
+        "1000",
+        "--out",
+        file.to_str().unwrap(),
+    ];
     assert_usage_error(&args, "--out", &tmp.join("nonexistent"));
     assert_eq!(std::fs::read(&file).unwrap(), b"x", "the file given as --out is untouched");
 }

@@ -57,10 +57,19 @@ fn lia_and_olia_give_up_the_shared_link_balia_less_so() {
     for algo in ["lia", "olia"] {
         assert!(late(algo) < 0.1, "{algo}: late subflow 1 / NewReno = {}", late(algo));
     }
-    assert!(late("balia") > late("lia") && late("balia") > late("olia"), "BALIA {} LIA {} OLIA {}", late("balia"), late("lia"), late("olia"));
+    assert!(
+        late("balia") > late("lia") && late("balia") > late("olia"),
+        "BALIA {} LIA {} OLIA {}",
+        late("balia"),
+        late("lia"),
+        late("olia")
+    );
     assert!(late("balia") < 0.5, "BALIA is still far less aggressive than NewReno: {}", late("balia"));
     for algo in ["lia", "olia", "balia"] {
-        let (w1, w2) = (num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf1")), num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf2")));
+        let (w1, w2) = (
+            num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf1")),
+            num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf2")),
+        );
         assert!(w2 > 5.0 * w1, "{algo}: subflow 2 ({w2}) takes over from subflow 1 ({w1})");
     }
     // Uncoupled subflows are NewReno flows: an even split of the shared link.

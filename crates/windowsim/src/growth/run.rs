@@ -64,7 +64,12 @@ pub fn run_growth(cfg: &GrowthConfig) -> Result<GrowthResult, ConfigError> {
     handshake(&mut mp, &[sf1_rtt, sf2_rtt]);
     handshake(&mut tcp, &[sf1_rtt]);
 
-    let row = |cycle, mp: &Controller, tcp: &Controller| GrowthRow { cycle, tcp: tcp.cwnd(0), sf1: mp.cwnd(0), sf2: mp.cwnd(1) };
+    let row = |cycle, mp: &Controller, tcp: &Controller| GrowthRow {
+        cycle,
+        tcp: tcp.cwnd(0),
+        sf1: mp.cwnd(0),
+        sf2: mp.cwnd(1),
+    };
     let mut rows = Vec::with_capacity(cfg.cycles as usize + 1);
     rows.push(row(0, &mp, &tcp));
     let (mut losses_tcp, mut losses_sf1, mut losses_sf2) = (0, 0, 0);
