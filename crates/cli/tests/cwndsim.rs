@@ -62,8 +62,8 @@ fn uncoupled_splits_windows_in_proportion_to_one_over_sqrt_p() {
 /// value); (ii) `a` uses the largest of the fluctuating windows, which overstates it when
 /// paths are alike (over 10 % above with three identical paths; [S1] §5.2.2 saw the same,
 /// a ~10 % above the ideal with equal RTTs). The grid does tell algorithms apart: UNCOUPLED
-/// TCPs fall outside in 7 of the 10 cases (up to 3.0), and FULLY COUPLED, whose increase
-/// ignores RTTs, at RTTs 1:10 (0.57) and 1:2:3 (0.77).
+/// TCPs fall outside in 8 of the 10 cases (up to 3.0), and FULLY COUPLED, whose increase
+/// ignores RTTs, in 4 (down to 0.57 at RTTs 1:10).
 #[test]
 #[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
 fn lia_keeps_total_throughput_near_tcp_on_the_best_path() {
