@@ -18,7 +18,6 @@ fn within(x: f64, target: f64, rel: f64) -> bool {
 }
 
 #[test]
-#[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
 fn lia_equal_loss_rtt_5_to_1_matches_s1_fig7() {
     let out = Scratch::new("cwnd-fig7");
     let s = cwndsim("lia", "0.001,0.001", "5,1", &out);
@@ -35,7 +34,6 @@ fn lia_equal_loss_rtt_5_to_1_matches_s1_fig7() {
 }
 
 #[test]
-#[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
 fn linked_increases_splits_windows_in_proportion_to_one_over_p() {
     let out = Scratch::new("cwnd-li");
     let s = cwndsim("linked-increases", "0.001,0.004", "1,1", &out);
@@ -65,7 +63,6 @@ fn uncoupled_splits_windows_in_proportion_to_one_over_sqrt_p() {
 /// TCPs fall outside in 8 of the 10 cases (up to 3.0), and FULLY COUPLED, whose increase
 /// ignores RTTs, in 4 (down to 0.57 at RTTs 1:10).
 #[test]
-#[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
 fn lia_keeps_total_throughput_near_tcp_on_the_best_path() {
     let grid = [
         ("0.001,0.004", "1,1"),
