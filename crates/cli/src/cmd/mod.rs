@@ -3,3 +3,8 @@
 pub mod cwndsim;
 mod window_flags;
 pub mod windowsim;
+pub mod bench;
+pub mod detect;
+mod trace_csv;
+pub mod tracegen;
+pub mod run;

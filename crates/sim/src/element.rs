@@ -1,0 +1,35 @@
+//! The element arena: every queue, pipe, loss element and endpoint lives in one `Vec`,
+//! dispatched by `match` (no trait objects).
+
+use crate::loss::{RandomLoss, ScriptedLoss};
+use crate::pipe::Pipe;
+use crate::queue::Queue;
+use crate::tcp::{TcpReceiver, TcpSender};
+use crate::udp::{UdpSink, UdpSource};
+
+/// An element of the simulated network (index into the arena).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ElementId(pub u32);
+
+/// A flow (TCP or UDP), numbered in creation order from 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FlowId(pub u32);
+
+pub(crate) enum Element {
+    Queue(Queue),
+    Pipe(Pipe),
+    Loss(RandomLoss),
+    ScriptedLoss(ScriptedLoss),
+    TcpSender(TcpSender),
+    TcpReceiver(TcpReceiver),
+    UdpSource(UdpSource),
+    UdpSink(UdpSink),
+}
+
+impl Element {
+    /// Queues, pipes and loss elements may appear in routes; endpoints are appended by the
+    /// simulation itself.
+    pub fn is_network(&self) -> bool {
+        matches!(self, Element::Queue(_) | Element::Pipe(_) | Element::Loss(_) | Element::ScriptedLoss(_))
+    }
+}

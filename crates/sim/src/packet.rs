@@ -1,0 +1,67 @@
+//! Packets. TCP sequence numbers count segments (packets), not bytes: every data segment of
+//! a flow carries `mss_bytes` of payload, as in htsim.
+
+use crate::time::Time;
+
+/// Index of a packet in the [`crate::pool::PacketPool`].
+pub type PacketId = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum PacketKind {
+    TcpData,
+    TcpAck,
+    Udp,
+}
+
+/// Data segment that is a retransmission (Karn: no RTT sample from its ACK).
+pub const FLAG_RETRANSMIT: u8 = 1;
+/// ACK whose `ts` echoes the send time of a segment sent once only: a valid RTT sample.
+pub const FLAG_ECHO_VALID: u8 = 2;
+
+/// One SACK block: segments `start..end` (half-open) received above the cumulative ACK.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// SACK blocks carried per ACK (RFC 2018 allows 4 without, 3 with timestamps).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    /// Data: segment number. ACK: cumulative ACK (next segment expected).
+    pub seq: u64,
+    /// Data: time sent. ACK: echo of the triggering segment's send time.
+    pub ts: Time,
+    /// Interned route and the index of the next element on it.
+    pub route: u32,
+    pub hop: u16,
+    pub kind: PacketKind,
+    pub flags: u8,
+    pub size_bytes: u32,
+    /// The flow this packet belongs to (index into the simulation's flow table).
+    pub flow: u32,
+    pub n_sack: u8,
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+}
+
+impl Packet {
+    pub const EMPTY: Packet = Packet {
+        seq: 0,
+        ts: 0,
+        route: 0,
+        hop: 0,
+        kind: PacketKind::Udp,
+        flags: 0,
+        size_bytes: 0,
+        flow: 0,
+        n_sack: 0,
+        sack: [SackBlock { start: 0, end: 0 }; MAX_SACK_BLOCKS],
+    };
+
+    pub fn sack_blocks(&self) -> &[SackBlock] {
+        &self.sack[..self.n_sack as usize]
+    }
+}

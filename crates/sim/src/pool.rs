@@ -1,0 +1,61 @@
+//! The packet pool: packets are recycled through a free list, so the steady state of a run
+//! allocates nothing per packet.
+
+use crate::packet::{Packet, PacketId};
+
+pub struct PacketPool {
+    packets: Vec<Packet>,
+    free: Vec<PacketId>,
+}
+
+impl Default for PacketPool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PacketPool {
+    pub fn new() -> Self {
+        PacketPool { packets: Vec::with_capacity(4096), free: Vec::with_capacity(4096) }
+    }
+
+    /// A packet initialised to `p`.
+    #[inline]
+    pub fn alloc(&mut self, p: Packet) -> PacketId {
+        match self.free.pop() {
+            Some(id) => {
+                self.packets[id as usize] = p;
+                id
+            }
+            None => {
+                self.packets.push(p);
+                (self.packets.len() - 1) as PacketId
+            }
+        }
+    }
+
+    #[inline]
+    pub fn free(&mut self, id: PacketId) {
+        self.free.push(id);
+    }
+
+    #[inline(always)]
+    pub fn get(&self, id: PacketId) -> &Packet {
+        &self.packets[id as usize]
+    }
+
+    #[inline(always)]
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.packets[id as usize]
+    }
+
+    /// Packets currently in use (allocated and not freed).
+    pub fn in_use(&self) -> usize {
+        self.packets.len() - self.free.len()
+    }
+
+    /// The most packets ever in use at once.
+    pub fn high_water(&self) -> usize {
+        self.packets.len()
+    }
+}

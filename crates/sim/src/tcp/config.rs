@@ -1,0 +1,106 @@
+//! Configuration of one TCP flow.
+
+use pathpool_cc::{Algorithm, CcConfig};
+
+use crate::time::{millis, secs, Time};
+use crate::ElementId;
+
+/// Loss recovery after three duplicate ACKs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// RFC 6582, cumulative ACKs only (the receiver sends no SACK blocks).
+    NewReno,
+    /// RFC 6675 with SACK blocks from the receiver (RFC 2018).
+    Sack,
+}
+
+/// What the sending application offers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TcpTraffic {
+    /// Always has data.
+    Bulk,
+    /// Produces data at `bps` (wire bits of data segments per second) from the start time.
+    RateLimited { bps: u64 },
+    /// A transfer of this many bytes (rounded up to whole segments); its completion time is
+    /// recorded in the flow's stats.
+    Bytes(u64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpFlowConfig {
+    /// Elements data packets cross, sender to receiver (the receiver is appended).
+    pub fwd: Vec<ElementId>,
+    /// Elements ACKs cross, receiver to sender (the sender is appended).
+    pub rev: Vec<ElementId>,
+    pub cc: Algorithm,
+    /// Initial window, slow-start test and algorithm parameters live here.
+    pub cc_config: CcConfig,
+    pub recovery: Recovery,
+    /// Delayed ACKs: ACK every second segment or after this timeout; None = ACK every segment.
+    pub delayed_ack: Option<Time>,
+    /// Size of a data segment on the wire (sequence numbers count segments).
+    pub mss_bytes: u32,
+    pub ack_bytes: u32,
+    pub min_rto: Time,
+    pub max_rto: Time,
+    pub initial_rto: Time,
+    pub traffic: TcpTraffic,
+    pub start: Time,
+    /// No new data is sent after this time (outstanding data is still recovered).
+    pub stop: Option<Time>,
+}
+
+impl TcpFlowConfig {
+    /// A bulk Reno flow with NewReno recovery, per-segment ACKs, 1500 B segments, 40 B
+    /// ACKs, RTO min 200 ms (Linux) / initial 1 s / max 60 s (RFC 6298), starting at 0.
+    pub fn new(fwd: Vec<ElementId>, rev: Vec<ElementId>) -> Self {
+        TcpFlowConfig {
+            fwd,
+            rev,
+            cc: Algorithm::Reno,
+            cc_config: CcConfig::default(),
+            recovery: Recovery::NewReno,
+            delayed_ack: None,
+            mss_bytes: 1500,
+            ack_bytes: 40,
+            min_rto: millis(200),
+            max_rto: secs(60),
+            initial_rto: secs(1),
+            traffic: TcpTraffic::Bulk,
+            start: 0,
+            stop: None,
+        }
+    }
+
+    /// Default delayed-ACK timeout when delayed ACKs are switched on (RFC 5681 allows up to
+    /// 500 ms; 200 ms is the classic BSD value).
+    pub const DEFAULT_DELAYED_ACK: Time = millis(200);
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.fwd.is_empty() {
+            return Err("tcp flow fwd route must name at least one element".into());
+        }
+        if self.mss_bytes == 0 {
+            return Err("tcp flow mss_bytes must be > 0".into());
+        }
+        if self.ack_bytes == 0 {
+            return Err("tcp flow ack_bytes must be > 0".into());
+        }
+        if self.min_rto == 0 || self.min_rto > self.max_rto {
+            return Err(format!("tcp flow min_rto must be > 0 and <= max_rto ({} ps), got {} ps", self.max_rto, self.min_rto));
+        }
+        if self.initial_rto == 0 {
+            return Err("tcp flow initial_rto must be > 0".into());
+        }
+        if let Some(stop) = self.stop {
+            if stop < self.start {
+                return Err(format!("tcp flow stop ({stop} ps) is before start ({} ps)", self.start));
+            }
+        }
+        match self.traffic {
+            TcpTraffic::RateLimited { bps: 0 } => Err("tcp flow rate-limited traffic needs bps > 0".into()),
+            TcpTraffic::Bytes(0) => Err("tcp flow transfer size must be > 0 bytes".into()),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! TCP endpoints.
+
+mod config;
+mod receiver;
+mod sender;
+mod seqset;
+mod timer;
+
+pub use config::{Recovery, TcpFlowConfig, TcpTraffic};
+pub use receiver::{ReceiverCounters, TcpReceiver};
+pub use sender::{Phase, SenderCounters, TcpSender};
+pub use seqset::SeqSet;
