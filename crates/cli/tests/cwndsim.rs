@@ -119,78 +119,59 @@ fn same_flags_and_seed_give_identical_files() {
     );
 }
 
+/// A valid short cwndsim command line with some flags replaced or added.
+fn cwndsim_args(out: &str, changes: &[(&str, &str)]) -> Vec<String> {
+    let mut flags =
+        vec![("--algo", "lia"), ("--loss", "0.01,0.01"), ("--rtt", "1,1"), ("--rounds", "1000"), ("--out", out)];
+    for &(flag, value) in changes {
+        match flags.iter_mut().find(|(f, _)| *f == flag) {
+            Some(slot) => slot.1 = value,
+            None => flags.push((flag, value)),
+        }
+    }
+    let mut args = vec!["cwndsim".to_string()];
+    args.extend(flags.iter().flat_map(|(f, v)| [f.to_string(), v.to_string()]));
+    args
+}
+
 #[test]
 fn bad_input_is_a_one_line_usage_error_without_output() {
     let tmp = Scratch::new("cwnd-bad");
     std::fs::create_dir_all(&tmp.0).unwrap();
     let out = tmp.join("out");
     let dir = out.to_str().unwrap();
-    let base = |algo: &'static str, loss: &'static str, rtt: &'static str| {
-        vec!["cwndsim", "--algo", algo, "--loss", loss, "--rtt", rtt, "--rounds", "1000", "--out", dir]
-    };
-    assert_usage_error(&base("reno-ish", "0.01,0.01", "1,1"), "--algo", &out);
-    assert_usage_error(&base("wvegas", "0.01,0.01", "1,1"), "--algo", &out);
-    assert_usage_error(&base("lia", "0.01,0.01,0.01", "1,1"), "--rtt", &out);
-    assert_usage_error(&base("lia", "0.01", "1"), "--loss", &out);
-    for p in ["0,0.01", "1,0.01", "0.01,1.5", "-0.1,0.01", "nan,0.01", "0.01,x"] {
-        let args = ["cwndsim", "--algo", "lia", "--loss", p, "--rtt", "1,1", "--rounds", "1000", "--out", dir];
-        assert_usage_error(&args, "--loss", &out);
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("--algo", &[("--algo", "reno-ish")]),
+        ("--algo", &[("--algo", "wvegas")]),
+        ("--rtt", &[("--loss", "0.01,0.01,0.01")]),
+        ("--loss", &[("--loss", "0.01"), ("--rtt", "1")]),
+        ("--loss", &[("--loss", "0,0.01")]),
+        ("--loss", &[("--loss", "1,0.01")]),
+        ("--loss", &[("--loss", "0.01,1.5")]),
+        ("--loss", &[("--loss", "-0.1,0.01")]),
+        ("--loss", &[("--loss", "nan,0.01")]),
+        ("--loss", &[("--loss", "0.01,x")]),
+        ("--rtt", &[("--rtt", "0,1")]),
+        ("--rtt", &[("--rtt", "1,-2")]),
+        ("--rtt", &[("--rtt", "inf,1")]),
+        ("--rtt", &[("--rtt", "1,")]),
+        ("--rounds", &[("--rounds", "0")]),
+        ("--rounds", &[("--rounds", "many")]),
+        ("--a", &[("--a", "1")]),
+        ("--a", &[("--algo", "linked-increases"), ("--a", "0")]),
+        ("--a", &[("--algo", "linked-increases"), ("--a", "-1")]),
+    ];
+    for (flag, changes) in cases {
+        let args = cwndsim_args(dir, changes);
+        assert_usage_error(&args.iter().map(String::as_str).collect::<Vec<_>>(), flag, &out);
     }
-    for r in ["0,1", "1,-2", "inf,1", "1,"] {
-        let args = ["cwndsim", "--algo", "lia", "--loss", "0.01,0.01", "--rtt", r, "--rounds", "1000", "--out", dir];
-        assert_usage_error(&args, "--rtt", &out);
-    }
-    let args = ["cwndsim", "--algo", "lia", "--loss", "0.01,0.01", "--rtt", "1,1", "--rounds", "0", "--out", dir];
-    assert_usage_error(&args, "--rounds", &out);
-    for (algo, a) in [("lia", "1"), ("linked-increases", "0"), ("linked-increases", "-1")] {
-        let args = [
-            "cwndsim",
-            "--algo",
-            algo,
-            "--a",
-            a,
-            "--loss",
-            "0.01,0.01",
-            "--rtt",
-            "1,1",
-            "--rounds",
-            "1000",
-            "--out",
-            dir,
-        ];
-        assert_usage_error(&args, "--a", &out);
-    }
-    // An output folder that cannot be created: its parent is a file.
+    // An output folder that cannot be created (its parent is a file), and a file as --out.
     let file = tmp.join("file");
     std::fs::write(&file, b"x").unwrap();
     let under_file = file.join("out");
-    let args = [
-        "cwndsim",
-        "--algo",
-        "lia",
-        "--loss",
-        "0.01,0.01",
-        "--rtt",
-        "1,1",
-        "--rounds",
-        "1000",
-        "--out",
-        under_file.to_str().unwrap(),
-    ];
-    assert_usage_error(&args, "--out", &under_file);
-    let args = [
-        "cwndsim",
-        "--algo",
-        "lia",
-        "--loss",
-        "0.01,0.01",
-        "--rtt",
-        "1,1",
-        "--rounds",
-        "1000",
-        "--out",
-        file.to_str().unwrap(),
-    ];
-    assert_usage_error(&args, "--out", &tmp.join("nonexistent"));
+    for (target, must_not_exist) in [(&under_file, &under_file), (&file, &tmp.join("nonexistent"))] {
+        let args = cwndsim_args(target.to_str().unwrap(), &[]);
+        assert_usage_error(&args.iter().map(String::as_str).collect::<Vec<_>>(), "--out", must_not_exist);
+    }
     assert_eq!(std::fs::read(&file).unwrap(), b"x", "the file given as --out is untouched");
 }
