@@ -28,7 +28,6 @@ fn default_run_writes_every_figure_and_series() {
 }
 
 #[test]
-#[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
 fn coupled_subflows_grow_slower_than_newreno_on_disjoint_links() {
     // [S3] §7.4, Fig 6: "the growth of cwnd for all MPTCP flows is much less aggressive".
     // Each subflow has a link of its own, so how often it climbs back to the FIFO limit (its
@@ -45,7 +44,6 @@ fn coupled_subflows_grow_slower_than_newreno_on_disjoint_links() {
 }
 
 #[test]
-#[ignore = "TEMPORARY: waits for the coupled controllers in pathpool-cc"]
 fn lia_and_olia_give_up_the_shared_link_balia_less_so() {
     // [S3] §7.4, Figs 9-11: with subflow 1 competing against NewReno, LIA's and OLIA's
     // subflow 1 window "quickly drops to zero" while subflow 2 takes over; BALIA keeps using
@@ -57,10 +55,19 @@ fn lia_and_olia_give_up_the_shared_link_balia_less_so() {
     for algo in ["lia", "olia"] {
         assert!(late(algo) < 0.1, "{algo}: late subflow 1 / NewReno = {}", late(algo));
     }
-    assert!(late("balia") > late("lia") && late("balia") > late("olia"), "BALIA {} LIA {} OLIA {}", late("balia"), late("lia"), late("olia"));
+    assert!(
+        late("balia") > late("lia") && late("balia") > late("olia"),
+        "BALIA {} LIA {} OLIA {}",
+        late("balia"),
+        late("lia"),
+        late("olia")
+    );
     assert!(late("balia") < 0.5, "BALIA is still far less aggressive than NewReno: {}", late("balia"));
     for algo in ["lia", "olia", "balia"] {
-        let (w1, w2) = (num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf1")), num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf2")));
+        let (w1, w2) = (
+            num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf1")),
+            num(&s, &format!("competing_rtt1_{algo}_late_mean_cwnd_sf2")),
+        );
         assert!(w2 > 5.0 * w1, "{algo}: subflow 2 ({w2}) takes over from subflow 1 ({w1})");
     }
     // Uncoupled subflows are NewReno flows: an even split of the shared link.

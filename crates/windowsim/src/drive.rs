@@ -18,7 +18,12 @@ pub(crate) fn nanos(units: f64) -> Nanos {
 /// A controller that starts in congestion avoidance at `initial_cwnd`: both papers' models
 /// have no slow start (an increase or a decrease per round only). `linked_increases_a` fixes
 /// LINKED INCREASES' `a` (None: recomputed from windows and RTTs).
-pub(crate) fn controller(algorithm: Algorithm, n_subflows: usize, initial_cwnd: f64, linked_increases_a: Option<f64>) -> Controller {
+pub(crate) fn controller(
+    algorithm: Algorithm,
+    n_subflows: usize,
+    initial_cwnd: f64,
+    linked_increases_a: Option<f64>,
+) -> Controller {
     let cfg = CcConfig {
         initial_cwnd,
         linked_increases_a,

@@ -1,14 +1,15 @@
 //! `pathpool cwndsim`: [S1] §5.1's window-level simulator (exogenous per-packet loss, one
 //! increase or decrease per round). Writes summary.json, timeseries.csv and windows.png.
 
+use super::window_flags::{config_usage, parse_one};
 use crate::error::{parse_list, CliError};
 use crate::outdir::OutDir;
 use pathpool_cc::Algorithm;
 use pathpool_plot::{line_panels, Panel, Series};
-use super::window_flags::{config_usage, parse_one};
 use pathpool_windowsim::{run_cwndsim, CwndSimConfig, CwndSimResult};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// The algorithms that make sense in a window model driven by loss alone.
@@ -82,17 +83,20 @@ fn config(args: &CwndsimArgs) -> Result<CwndSimConfig, CliError> {
 
 /// The headline figures on stdout; everything else is in the files.
 fn report(algo: &str, r: &CwndSimResult, out: &std::path::Path) {
+    // A closed stdout (`| head`) must not turn a finished run into a failure.
+    let mut o = std::io::stdout().lock();
     let alpha = if has_alpha(algo) { format!(", alpha_mean {:.3}", r.alpha_mean) } else { String::new() };
-    println!(
+    let _ = writeln!(
+        o,
         "cwndsim {algo}: throughput_total {:.2} packets/Δ, tcp_best_throughput {:.2} (path {}), total_over_tcp_best {:.3}{alpha}",
         r.throughput_total,
         r.tcp_best_throughput,
         r.tcp_best_path + 1,
         r.total_over_tcp_best()
     );
-    println!("summary: {}", out.join("summary.json").display());
-    println!("series:  {}", out.join("timeseries.csv").display());
-    println!("plot:    {}", out.join("windows.png").display());
+    let _ = writeln!(o, "summary: {}", out.join("summary.json").display());
+    let _ = writeln!(o, "series:  {}", out.join("timeseries.csv").display());
+    let _ = writeln!(o, "plot:    {}", out.join("windows.png").display());
 }
 
 fn has_alpha(algo: &str) -> bool {
@@ -159,7 +163,12 @@ fn plot(algo: &str, cfg: &CwndSimConfig, r: &CwndSimResult, path: &std::path::Pa
     let t: Vec<f64> = r.samples.iter().map(|s| s.time).collect();
     let per_path = |f: &dyn Fn(usize, f64) -> f64, name: &str| -> Vec<Series> {
         (0..n)
-            .map(|i| Series::new(format!("{name} {}", i + 1), r.samples.iter().zip(&t).map(|(s, &x)| (x, f(i, s.windows[i]))).collect()))
+            .map(|i| {
+                Series::new(
+                    format!("{name} {}", i + 1),
+                    r.samples.iter().zip(&t).map(|(s, &x)| (x, f(i, s.windows[i]))).collect(),
+                )
+            })
             .collect()
     };
     let title = format!(
@@ -186,7 +195,8 @@ fn plot(algo: &str, cfg: &CwndSimConfig, r: &CwndSimResult, path: &std::path::Pa
         });
     }
     let mut rates = per_path(&|i, w| w / cfg.rtt[i], "path");
-    let total = r.samples.iter().zip(&t).map(|(s, &x)| (x, s.windows.iter().zip(&cfg.rtt).map(|(w, q)| w / q).sum())).collect();
+    let total =
+        r.samples.iter().zip(&t).map(|(s, &x)| (x, s.windows.iter().zip(&cfg.rtt).map(|(w, q)| w / q).sum())).collect();
     rates.push(Series::new("total", total));
     let (t0, t1) = (t.first().copied().unwrap_or(0.0), t.last().copied().unwrap_or(0.0));
     let best = r.tcp_best_throughput;

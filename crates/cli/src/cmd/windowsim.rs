@@ -3,14 +3,15 @@
 //! run, one PNG per scenario and RTT ratio (a panel per algorithm, like [S3] Figs 6-17),
 //! summary.json and summary.csv.
 
+use super::window_flags::{config_usage, parse_one};
 use crate::error::{parse_list, CliError};
 use crate::outdir::OutDir;
 use pathpool_cc::Algorithm;
 use pathpool_plot::{line_panels, Panel, Series};
-use super::window_flags::{config_usage, parse_one};
 use pathpool_windowsim::{run_growth, GrowthConfig, GrowthResult, Scenario};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// [S3] §7.4 simulates these three; the others are accepted for comparison.
@@ -82,7 +83,10 @@ fn configs(args: &WindowsimArgs) -> Result<Vec<(String, GrowthConfig)>, CliError
     let mut parsed = Vec::with_capacity(algos.len());
     for a in &algos {
         if !ALGORITHMS.contains(&a.as_str()) {
-            return Err(CliError::usage(format!("--algo: expected all or a comma-separated list of {}, got '{a}'", ALGORITHMS.join(", "))));
+            return Err(CliError::usage(format!(
+                "--algo: expected all or a comma-separated list of {}, got '{a}'",
+                ALGORITHMS.join(", ")
+            )));
         }
         let alg: Algorithm = a.parse().map_err(|e| CliError::usage(format!("--algo: {e}")))?;
         parsed.push((a.clone(), alg));
@@ -102,12 +106,7 @@ fn configs(args: &WindowsimArgs) -> Result<Vec<(String, GrowthConfig)>, CliError
     for &scenario in &scenarios {
         for &rtt_ratio in &ratios {
             for (name, alg) in &parsed {
-                let cfg = GrowthConfig {
-                    cycles,
-                    buffer,
-                    initial_cwnd,
-                    ..GrowthConfig::s3(*alg, scenario, rtt_ratio)
-                };
+                let cfg = GrowthConfig { cycles, buffer, initial_cwnd, ..GrowthConfig::s3(*alg, scenario, rtt_ratio) };
                 cfg.validate().map_err(config_usage)?;
                 out.push((name.clone(), cfg));
             }
@@ -118,9 +117,12 @@ fn configs(args: &WindowsimArgs) -> Result<Vec<(String, GrowthConfig)>, CliError
 
 /// One line per run on stdout: how subflow 1 fares against NewReno after the start-up.
 fn report(runs: &[Run], out: &std::path::Path) {
+    // A closed stdout (`| head`) must not turn a finished run into a failure.
+    let mut o = std::io::stdout().lock();
     for run in runs {
         let x = run.result.late_mean.rates(run.cfg.rtt_ratio);
-        println!(
+        let _ = writeln!(
+            o,
             "{:<9} rtt x{} {:<16} last third: NewReno {:6.2}, subflow 1 {:6.2}, subflow 2 {:6.2} packets/cycle",
             run.cfg.scenario.name(),
             run.cfg.rtt_ratio,
@@ -130,7 +132,11 @@ fn report(runs: &[Run], out: &std::path::Path) {
             x.sf2
         );
     }
-    println!("summary: {} (and summary.csv); per-run CSVs and PNGs beside it", out.join("summary.json").display());
+    let _ = writeln!(
+        o,
+        "summary: {} (and summary.csv); per-run CSVs and PNGs beside it",
+        out.join("summary.json").display()
+    );
 }
 
 fn stem(algo: &str, cfg: &GrowthConfig) -> String {
@@ -203,7 +209,8 @@ fn plot(group: &[Run], path: &std::path::Path) -> Result<(), CliError> {
         .iter()
         .map(|run| {
             let rows = &run.result.rows;
-            let line = |f: fn(&pathpool_windowsim::GrowthRow) -> f64| rows.iter().map(|r| (r.cycle as f64, f(r))).collect();
+            let line =
+                |f: fn(&pathpool_windowsim::GrowthRow) -> f64| rows.iter().map(|r| (r.cycle as f64, f(r))).collect();
             let shared = if run.cfg.scenario == Scenario::Competing { " (shares link 1)" } else { " (own link)" };
             Panel {
                 title: format!(

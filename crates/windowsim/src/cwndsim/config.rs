@@ -26,7 +26,17 @@ pub struct CwndSimConfig {
 
 impl CwndSimConfig {
     pub fn new(algorithm: Algorithm, loss: Vec<f64>, rtt: Vec<f64>, rounds: u64, seed: u64) -> Self {
-        CwndSimConfig { algorithm, loss, rtt, rounds, seed, trace_rounds: 5000, sample_every: 1, initial_cwnd: 10.0, linked_increases_a: None }
+        CwndSimConfig {
+            algorithm,
+            loss,
+            rtt,
+            rounds,
+            seed,
+            trace_rounds: 5000,
+            sample_every: 1,
+            initial_cwnd: 10.0,
+            linked_increases_a: None,
+        }
     }
 
     /// The first round of the time series.
@@ -74,11 +84,17 @@ impl CwndSimConfig {
             return Err(ConfigError::new("sample_every", "at least 1, got 0"));
         }
         if !(self.initial_cwnd.is_finite() && self.initial_cwnd >= 1.0) {
-            return Err(ConfigError::new("initial_cwnd", format!("a window of at least 1 segment, got {}", self.initial_cwnd)));
+            return Err(ConfigError::new(
+                "initial_cwnd",
+                format!("a window of at least 1 segment, got {}", self.initial_cwnd),
+            ));
         }
         if let Some(a) = self.linked_increases_a {
             if self.algorithm != Algorithm::LinkedIncreases {
-                return Err(ConfigError::new("a", format!("only with linked-increases, got it with {}", self.algorithm)));
+                return Err(ConfigError::new(
+                    "a",
+                    format!("only with linked-increases, got it with {}", self.algorithm),
+                ));
             }
             if !(a.is_finite() && a > 0.0) {
                 return Err(ConfigError::new("a", format!("a positive finite number, got {a}")));

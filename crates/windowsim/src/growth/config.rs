@@ -35,10 +35,7 @@ impl fmt::Display for Scenario {
 impl FromStr for Scenario {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Scenario::ALL
-            .into_iter()
-            .find(|sc| sc.name() == s)
-            .ok_or_else(|| format!("one of alone, competing; got '{s}'"))
+        Scenario::ALL.into_iter().find(|sc| sc.name() == s).ok_or_else(|| format!("one of alone, competing; got '{s}'"))
     }
 }
 
@@ -68,13 +65,19 @@ impl GrowthConfig {
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(1..=MAX_RTT_RATIO).contains(&self.rtt_ratio) {
-            return Err(ConfigError::new("rtt_ratio", format!("an integer from 1 to {MAX_RTT_RATIO}, got {}", self.rtt_ratio)));
+            return Err(ConfigError::new(
+                "rtt_ratio",
+                format!("an integer from 1 to {MAX_RTT_RATIO}, got {}", self.rtt_ratio),
+            ));
         }
         if !(1..=MAX_CYCLES).contains(&self.cycles) {
             return Err(ConfigError::new("cycles", format!("an integer from 1 to {MAX_CYCLES}, got {}", self.cycles)));
         }
         if !(self.initial_cwnd.is_finite() && self.initial_cwnd >= 1.0) {
-            return Err(ConfigError::new("initial_cwnd", format!("a window of at least 1 packet, got {}", self.initial_cwnd)));
+            return Err(ConfigError::new(
+                "initial_cwnd",
+                format!("a window of at least 1 packet, got {}", self.initial_cwnd),
+            ));
         }
         if !(self.buffer.is_finite() && self.buffer >= 1.0) {
             return Err(ConfigError::new("buffer", format!("a FIFO of at least 1 packet, got {}", self.buffer)));

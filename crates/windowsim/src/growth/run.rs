@@ -4,7 +4,8 @@
 //! overflows and every flow that completes a round on it in that cycle loses (drop-tail
 //! losses are synchronised: the overflow lasts until the senders hear of it, an RTT later,
 //! and every flow keeps sending into it meanwhile). A flow that completes a round without
-//! loss has its whole window acknowledged.
+//! loss has its whole window acknowledged, ACK by ACK ([S3]'s simulation is event-based), the
+//! ACKs of both subflows interleaved over the cycle.
 
 use super::{GrowthConfig, Scenario};
 use crate::drive::{controller, deliver, handshake, lose, nanos};
@@ -64,7 +65,12 @@ pub fn run_growth(cfg: &GrowthConfig) -> Result<GrowthResult, ConfigError> {
     handshake(&mut mp, &[sf1_rtt, sf2_rtt]);
     handshake(&mut tcp, &[sf1_rtt]);
 
-    let row = |cycle, mp: &Controller, tcp: &Controller| GrowthRow { cycle, tcp: tcp.cwnd(0), sf1: mp.cwnd(0), sf2: mp.cwnd(1) };
+    let row = |cycle, mp: &Controller, tcp: &Controller| GrowthRow {
+        cycle,
+        tcp: tcp.cwnd(0),
+        sf1: mp.cwnd(0),
+        sf2: mp.cwnd(1),
+    };
     let mut rows = Vec::with_capacity(cfg.cycles as usize + 1);
     rows.push(row(0, &mp, &tcp));
     let (mut losses_tcp, mut losses_sf1, mut losses_sf2) = (0, 0, 0);
@@ -76,25 +82,33 @@ pub fn run_growth(cfg: &GrowthConfig) -> Result<GrowthResult, ConfigError> {
         };
         let sf2_round_ends = (cycle + 1) % cfg.rtt_ratio == 0;
         let now = nanos((cycle + 1) as f64);
+        // The connection's ACKs of this cycle: subflow 1's window, and subflow 2's when its
+        // round ends; a subflow whose link overflowed gets its decrease instead.
+        let mut acks = [(0, 0.0, sf1_rtt), (1, 0.0, sf2_rtt)];
         if link1_over {
             losses_sf1 += 1;
-            lose(&mut mp, 0, now);
         } else {
-            deliver(&mut mp, 0, now, w1, sf1_rtt);
+            acks[0].1 = w1;
         }
         if sf2_round_ends {
             if w2 > cfg.buffer {
                 losses_sf2 += 1;
-                lose(&mut mp, 1, now);
             } else {
-                deliver(&mut mp, 1, now, w2, sf2_rtt);
+                acks[1].1 = w2;
             }
+        }
+        deliver_interleaved(&mut mp, now, &acks);
+        if link1_over {
+            lose(&mut mp, 0, now);
+        }
+        if sf2_round_ends && w2 > cfg.buffer {
+            lose(&mut mp, 1, now);
         }
         if tcp_over {
             losses_tcp += 1;
             lose(&mut tcp, 0, now);
         } else {
-            deliver(&mut tcp, 0, now, w_tcp, sf1_rtt);
+            deliver_interleaved(&mut tcp, now, &[(0, w_tcp, sf1_rtt)]);
         }
         rows.push(row(cycle + 1, &mp, &tcp));
     }
@@ -110,6 +124,33 @@ pub fn run_growth(cfg: &GrowthConfig) -> Result<GrowthResult, ConfigError> {
     })
 }
 
+/// Delivers `(subflow, acked, rtt)` ACKs as they arrive over a cycle: each subflow's in
+/// `ceil(acked)` equal slices (at most one segment each) spread evenly over the cycle, all
+/// subflows' slices merged in time order (ties: lower subflow first). The coupled sets and
+/// shares then move with every ACK, and no subflow's whole round is applied before another's;
+/// a subflow's own slices depend only on its own ACKs, so an uncoupled subflow grows exactly
+/// like a lone flow with the same window.
+fn deliver_interleaved(ctl: &mut Controller, now: pathpool_cc::Nanos, acks: &[(usize, f64, pathpool_cc::Nanos)]) {
+    let slices = |acked: f64| if acked > 0.0 { acked.ceil() as usize } else { 0 };
+    let mut next = [0usize; 2];
+    loop {
+        // The earliest pending slice: slice j of n sits at (j + 1/2) / n of the cycle.
+        let due = acks
+            .iter()
+            .enumerate()
+            .filter(|(k, a)| next[*k] < slices(a.1))
+            .map(|(k, a)| (k, (next[k] as f64 + 0.5) / slices(a.1) as f64))
+            .fold(None, |best: Option<(usize, f64)>, (k, t)| match best {
+                Some((_, tb)) if tb <= t => best,
+                _ => Some((k, t)),
+            });
+        let Some((k, _)) = due else { break };
+        let (sf, acked, rtt) = acks[k];
+        deliver(ctl, sf, now, acked / slices(acked) as f64, rtt);
+        next[k] += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,12 +162,16 @@ mod tests {
     #[test]
     fn newreno_alone_climbs_one_packet_per_cycle_and_halves_past_the_fifo() {
         let r = run(Algorithm::Uncoupled(pathpool_cc::SinglePath::Reno), Scenario::Alone, 1);
-        // From 10 at +1 per cycle: 80 after 70 cycles, 81 after 71; the cycle that starts
-        // above 80 overflows the FIFO and halves the window.
-        assert!((r.rows[70].tcp - 80.0).abs() < 1e-9, "{:?}", r.rows[70]);
-        assert!((r.rows[71].tcp - 81.0).abs() < 1e-9, "{:?}", r.rows[71]);
-        assert!((r.rows[72].tcp - 40.5).abs() < 1e-9, "{:?}", r.rows[72]);
         assert_eq!(r.rows.len(), 601);
+        // cwnd += 1/cwnd per ACK, a window of ACKs per cycle: just under one packet per cycle
+        // (the window grows within the cycle), until the first cycle that starts above 80.
+        let first_over = r.rows.iter().position(|row| row.tcp > 80.0).unwrap();
+        for w in r.rows[..=first_over].windows(2) {
+            let growth = w[1].tcp - w[0].tcp;
+            assert!(growth > 0.95 && growth <= 1.0, "{:?} -> {:?}", w[0], w[1]);
+        }
+        assert_eq!(first_over, 71, "10 + 71 cycles of just under +1");
+        assert_eq!(r.rows[first_over + 1].tcp, r.rows[first_over].tcp / 2.0, "one halving on overflow");
     }
 
     #[test]
@@ -146,11 +191,12 @@ mod tests {
     #[test]
     fn competing_flows_share_the_fifo_and_lose_together() {
         let r = run(Algorithm::Uncoupled(pathpool_cc::SinglePath::Reno), Scenario::Competing, 1);
-        // Two NewReno flows from 10 + 10: at 40 + 40 the FIFO is just full, at 41 + 41 it
-        // overflows and both halve in the same cycle.
-        let drop = r.rows.windows(2).position(|w| w[1].tcp < w[0].tcp).unwrap();
-        assert!((r.rows[drop].tcp - 41.0).abs() < 1e-9 && (r.rows[drop].sf1 - 41.0).abs() < 1e-9, "{:?}", r.rows[drop]);
-        assert!(r.rows[drop + 1].sf1 < r.rows[drop].sf1);
+        // Two NewReno flows from 10 + 10 grow alike; the first cycle that starts with more
+        // than 80 packets on the link halves both.
+        assert!(r.rows.iter().all(|row| row.sf1 == row.tcp), "an uncoupled subflow is a NewReno flow");
+        let over = r.rows.iter().position(|row| row.tcp + row.sf1 > 80.0).unwrap();
+        assert!(r.rows[..over].windows(2).all(|w| w[1].tcp > w[0].tcp), "no loss before the FIFO overflows");
+        assert_eq!(r.rows[over + 1].tcp, r.rows[over].tcp / 2.0);
         assert_eq!(r.losses_tcp, r.losses_sf1);
     }
 
