@@ -4,7 +4,6 @@
 mod cmd;
 #[allow(dead_code)]
 mod error;
-#[allow(dead_code)]
 mod outdir;
 
 use clap::{Parser, Subcommand};
@@ -18,10 +17,33 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// [S1] §5.1 window-level simulator: exogenous per-packet loss, one increase or decrease
+    /// per round; writes summary.json, timeseries.csv and windows.png.
+    Cwndsim(cmd::cwndsim::CwndsimArgs),
+    /// [S3] §7.4 window-growth simulation (80-packet FIFO, 600 cycles) of LIA, OLIA and BALIA
+    /// against NewReno; writes CSVs, PNGs and summaries.
+    Windowsim(cmd::windowsim::WindowsimArgs),
+    /// Detect shared bottlenecks in a packet trace (RFC 8382, MPTCP-SBD or trend lines).
+    Detect(cmd::detect::DetectArgs),
+    /// Write a synthetic packet trace with a known answer (shared or separate bottlenecks).
+    Tracegen(cmd::tracegen::TracegenArgs),
+    /// Speed benchmarks.
+    #[command(subcommand)]
+    Bench(cmd::bench::BenchWhat),
+    /// Run a scenario file and write its summary, time series and plots.
+    Run(cmd::run::RunArgs),
+}
 
 fn run(command: Command) -> Result<(), CliError> {
-    match command {}
+    match command {
+        Command::Cwndsim(args) => cmd::cwndsim::run(args),
+        Command::Windowsim(args) => cmd::windowsim::run(args),
+        Command::Detect(a) => cmd::detect::run(a),
+        Command::Tracegen(a) => cmd::tracegen::run(a),
+        Command::Bench(w) => cmd::bench::run(w),
+        Command::Run(args) => cmd::run::run(args),
+    }
 }
 
 fn main() {

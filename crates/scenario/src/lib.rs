@@ -1,1 +1,56 @@
-//! See the crate description in Cargo.toml; filled in by its issue.
+//! pathpool-scenario: scenario files (TOML), their validation, runs on the simulator, and
+//! the outputs of a run (summary.json, CSV time series, PNG plots).
+//!
+//! `docs/scenarios.md` documents the file format. Loading goes file -> document tree
+//! (`tree`, with `--set` overrides applied) -> typed scenario (`decode`) -> concrete
+//! topology with resolved routes (`topology`); any error names the file and line (or the
+//! override), the field and what was expected, and nothing runs before all of it passed.
+
+mod cc;
+mod csv_out;
+pub mod decode;
+pub mod error;
+pub mod fields;
+pub mod outcome;
+pub mod output;
+mod plots;
+pub mod progress;
+pub mod schema;
+mod simulate;
+mod suggest;
+pub mod summary;
+pub mod topology;
+pub mod tree;
+pub mod units;
+
+pub use error::{ScenarioError, Source};
+pub use schema::Scenario;
+pub use simulate::simulate;
+pub use topology::Topology;
+
+use std::path::Path;
+
+/// A scenario ready to run.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub scenario: Scenario,
+    pub topology: Topology,
+    pub source: Source,
+}
+
+/// Reads, overrides (`KEY=VALUE`, in order) and checks a scenario file.
+pub fn load(path: &Path, overrides: &[String]) -> Result<Loaded, ScenarioError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::file(&name, format!("cannot read the scenario file: {e}")))?;
+    load_str(&name, &text, overrides)
+}
+
+/// As `load`, for a scenario given as text; `name` is used in messages.
+pub fn load_str(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, ScenarioError> {
+    let source = Source::new(name, text, overrides.to_vec());
+    let mut doc = tree::parse_document(&source)?;
+    tree::apply_overrides(&mut doc, &source)?;
+    let scenario = decode::decode(&doc, &source)?;
+    let topology = topology::build(&scenario, &source)?;
+    Ok(Loaded { scenario, topology, source })
+}

@@ -60,6 +60,7 @@ mod ctx;
 mod element;
 pub mod event;
 mod loss;
+pub mod mptcp;
 pub mod packet;
 mod pipe;
 mod pool;

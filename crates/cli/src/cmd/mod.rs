@@ -1,1 +1,10 @@
 //! One module per subcommand.
+
+pub mod cwndsim;
+mod window_flags;
+pub mod windowsim;
+pub mod bench;
+pub mod detect;
+mod trace_csv;
+pub mod tracegen;
+pub mod run;

@@ -1,0 +1,135 @@
+//! `pathpool tracegen`: writes a synthetic packet trace with a known answer (model:
+//! docs/tracegen.md): `owd.csv` (receiver log), `rtt.csv` (sender log) and `truth.json`.
+
+use super::trace_csv;
+use crate::error::CliError;
+use crate::outdir::OutDir;
+use pathpool_sbd::tracegen::{generate, TraceConfig};
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bottleneck {
+    /// Every flow crosses one queue.
+    Shared,
+    /// Every flow crosses its own queue.
+    Separate,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TracegenArgs {
+    /// Number of flows (1-64).
+    #[arg(long, default_value_t = 2)]
+    pub flows: usize,
+    #[arg(long, value_enum, default_value_t = Bottleneck::Shared)]
+    pub bottleneck: Bottleneck,
+    /// Trace length, seconds.
+    #[arg(long, default_value_t = 120.0)]
+    pub duration: f64,
+    /// Probe packets per flow per second (Poisson).
+    #[arg(long, default_value_t = 500.0)]
+    pub rate: f64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Mean per-packet path noise, ms (exponential; each path scales it by 0.5-1.5).
+    #[arg(long, default_value_t = 0.5)]
+    pub noise_ms: f64,
+    /// Receiver clock offset, µs.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub clock_offset_us: i64,
+    /// Receiver clock skew relative to the sender, parts per million.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub clock_skew_ppm: f64,
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn run(a: TracegenArgs) -> Result<(), CliError> {
+    if !(1..=64).contains(&a.flows) {
+        return Err(CliError::usage(format!("--flows: expected 1 to 64, got {}", a.flows)));
+    }
+    if !(a.duration > 0.0 && a.duration <= 3_600.0) {
+        return Err(CliError::usage(format!("--duration: expected seconds in (0, 3600], got {}", a.duration)));
+    }
+    if !(a.rate > 0.0 && a.rate <= 100_000.0) {
+        return Err(CliError::usage(format!("--rate: expected packets per second in (0, 100000], got {}", a.rate)));
+    }
+    if !(a.noise_ms >= 0.0 && a.noise_ms.is_finite()) {
+        return Err(CliError::usage(format!("--noise-ms: expected a non-negative number, got {}", a.noise_ms)));
+    }
+    if !a.clock_skew_ppm.is_finite() || a.clock_skew_ppm.abs() > 100_000.0 {
+        return Err(CliError::usage(format!("--clock-skew-ppm: expected -100000 to 100000, got {}", a.clock_skew_ppm)));
+    }
+    let rows = a.flows as f64 * a.rate * a.duration;
+    if rows > 50e6 {
+        return Err(CliError::usage(format!(
+            "--flows × --rate × --duration: {rows:.0} packets; at most 50000000 (use fewer flows, a lower rate or a shorter trace)"
+        )));
+    }
+    let cfg = TraceConfig {
+        flows: a.flows,
+        shared: a.bottleneck == Bottleneck::Shared,
+        duration_s: a.duration,
+        rate_pps: a.rate,
+        seed: a.seed,
+        noise_ms: a.noise_ms,
+        clock_offset_us: a.clock_offset_us,
+        clock_skew_ppm: a.clock_skew_ppm,
+        ..TraceConfig::default()
+    };
+    let out = OutDir::create("--out", &a.out)?;
+    let trace = generate(&cfg);
+    let names: Vec<String> = (1..=a.flows).map(|i| format!("f{i}")).collect();
+    trace_csv::write_owd(&out.join("owd.csv"), &trace.owd, &names)?;
+    trace_csv::write_rtt(&out.join("rtt.csv"), &trace.rtt, &names)?;
+    let expected = trace.expected_groups();
+    let flows: Vec<_> = trace
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            json!({
+                "flow": names[i],
+                "group": expected[i],
+                "bottleneck": f.bottleneck,
+                "base_owd_ms": f.base_owd_ms,
+                "base_reverse_ms": f.base_reverse_ms,
+                "noise_ms": f.noise_ms,
+            })
+        })
+        .collect();
+    let queues: Vec<_> = trace
+        .queues
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            json!({
+                "queue": i,
+                "capacity_mbps": q.spec.capacity_mbps,
+                "buffer_ms": q.spec.buffer_ms,
+                "tcp_flows": q.spec.tcp_flows,
+                "udp_sources": q.spec.udp_sources,
+                "mean_queue_delay_ms": q.mean_delay_ms,
+                "loss_rate": q.loss_rate,
+            })
+        })
+        .collect();
+    let truth = json!({
+        "bottleneck": if cfg.shared { "shared" } else { "separate" },
+        "flows": flows,
+        "queues": queues,
+        "config": {
+            "flows": cfg.flows, "duration_s": cfg.duration_s, "rate_pps": cfg.rate_pps, "seed": cfg.seed,
+            "noise_ms": cfg.noise_ms, "clock_offset_us": cfg.clock_offset_us,
+            "clock_skew_ppm": cfg.clock_skew_ppm, "settle_s": cfg.settle_s,
+        },
+        "owd_rows": trace.owd.len(),
+        "rtt_rows": trace.rtt.len(),
+    });
+    let path = out.join("truth.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&truth).expect("json") + "\n")
+        .map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", path.display())))?;
+    println!("{} OWD rows, {} RTT rows -> {}", trace.owd.len(), trace.rtt.len(), out.path().display());
+    out.finish();
+    Ok(())
+}

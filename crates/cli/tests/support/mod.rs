@@ -1,0 +1,56 @@
+//! Running the `pathpool` binary from integration tests.
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A fresh, not yet existing folder under the system temp dir, removed on drop.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let p = std::env::temp_dir().join(format!("pathpool-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        Scratch(p)
+    }
+    pub fn join(&self, s: &str) -> PathBuf {
+        self.0.join(s)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn pathpool(args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pathpool")).args(args).output().expect("the binary runs")
+}
+
+/// Runs and expects success; returns the parsed DIR/summary.json.
+pub fn run_ok(args: &[&str], out: &Path) -> Value {
+    let o = pathpool(args);
+    assert!(o.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(out.join("summary.json")).expect("summary.json written");
+    serde_json::from_str(&text).expect("summary.json is JSON")
+}
+
+pub fn num(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("summary.json has no number '{key}': {v}"))
+}
+
+/// Expects a usage error: exit code 2, one line on stderr naming `flag` and what was expected
+/// (for `--out`: the folder and why it cannot be used), no output folder.
+pub fn assert_usage_error(args: &[&str], flag: &str, out: &Path) {
+    let o = pathpool(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: exit code, stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got: {err}");
+    assert!(err.contains(flag), "{args:?}: error should name {flag}: {err}");
+    let says_what = if flag == "--out" { err.contains("folder") } else { err.contains("expected") };
+    assert!(says_what, "{args:?}: error should say what was expected: {err}");
+    assert!(!out.exists(), "{args:?}: output folder {} left behind", out.display());
+}

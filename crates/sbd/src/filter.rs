@@ -1,0 +1,262 @@
+//! The MPTCP-SBD decision filter ([S0] §III-B ③, §IV-B; algorithm digest §7.4, §11 item 20):
+//! every `window` observations (10, i.e. 3.5 s) one decision. Two flows are decided together
+//! when they were observed in the same bottleneck group at least `threshold` times (5 of 10; a
+//! 5/5 tie groups, as [S0] biases ties toward grouping). A flow without such a partner is
+//! "not bottlenecked" (0) if it was so observed at least `threshold` times, else alone.
+//! Only shared bottleneck groups count as "together": two non-bottlenecked flows are not.
+
+use crate::observation::{canonicalize, Observation, NOT_BOTTLENECKED};
+
+/// How pairwise "together" counts become groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergeRule {
+    /// Connected components over pairs counted together >= threshold (the user-space
+    /// MPTCP-SBD code's graph merge; default).
+    Transitive,
+    /// The kernel port's star merge: in flow order, an unassigned flow opens a group (0 if
+    /// non-bottlenecked >= threshold times) and every later flow counted together with it
+    /// joins that group, overwriting an earlier assignment. Not transitive.
+    Star,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FilterParams {
+    pub window: usize,
+    pub threshold: usize,
+    pub merge: MergeRule,
+}
+
+impl FilterParams {
+    pub const NAMES: &'static [&'static str] = &["decision_window", "decision_threshold", "star_merge"];
+
+    /// Overrides one parameter by name (`star_merge` takes 0/1 or true/false).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let count = || match value.trim().parse::<usize>() {
+            Ok(v) if v >= 1 => Ok(v),
+            _ => Err(format!("{name}: expected a positive integer, got '{value}'")),
+        };
+        match name {
+            "decision_window" => self.window = count()?,
+            "decision_threshold" => self.threshold = count()?,
+            "star_merge" => {
+                self.merge = match value.trim() {
+                    "1" | "true" => MergeRule::Star,
+                    "0" | "false" => MergeRule::Transitive,
+                    _ => return Err(format!("star_merge: expected 0/1 or true/false, got '{value}'")),
+                }
+            }
+            _ => return Err(format!("unknown parameter '{name}'; valid: {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.window > u16::MAX as usize {
+            return Err(format!("decision_window: at most {}, got {}", u16::MAX, self.window));
+        }
+        if self.threshold > self.window {
+            return Err(format!("decision_threshold: must not exceed decision_window ({})", self.window));
+        }
+        Ok(())
+    }
+
+    pub fn entries(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("decision_window", self.window as f64),
+            ("decision_threshold", self.threshold as f64),
+            ("star_merge", (self.merge == MergeRule::Star) as u8 as f64),
+        ]
+    }
+}
+
+impl Default for FilterParams {
+    fn default() -> Self {
+        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive }
+    }
+}
+
+/// A filtered decision; it stays valid until the next one.
+pub type Decision = Observation;
+
+#[derive(Clone, Debug)]
+pub struct DecisionFilter {
+    p: FilterParams,
+    n: usize,
+    /// together[i * n + j] (i < j): observations with i and j in one bottleneck group.
+    together: Vec<u16>,
+    not_bottlenecked: Vec<u16>,
+    seen: usize,
+    parent: Vec<usize>,
+    scratch: Vec<u32>,
+    decision: Decision,
+    decisions: u64,
+}
+
+impl DecisionFilter {
+    pub fn new(params: FilterParams, n_flows: usize) -> Self {
+        assert!(params.window >= 1 && params.threshold >= 1, "decision filter needs window and threshold >= 1");
+        if let Err(e) = params.validate() {
+            panic!("invalid decision filter parameters: {e}");
+        }
+        DecisionFilter {
+            p: params,
+            n: n_flows,
+            together: vec![0; n_flows * n_flows],
+            not_bottlenecked: vec![0; n_flows],
+            seen: 0,
+            parent: (0..n_flows).collect(),
+            scratch: vec![0; n_flows + 1],
+            decision: Observation::new(n_flows),
+            decisions: 0,
+        }
+    }
+
+    /// Adds one observation; every `window`-th returns the new decision.
+    pub fn push(&mut self, obs: &Observation) -> Option<&Decision> {
+        let g = &obs.groups;
+        debug_assert_eq!(g.len(), self.n);
+        for i in 0..self.n {
+            if g[i] == NOT_BOTTLENECKED {
+                self.not_bottlenecked[i] += 1;
+                continue;
+            }
+            for j in i + 1..self.n {
+                if g[j] == g[i] {
+                    self.together[i * self.n + j] += 1;
+                }
+            }
+        }
+        self.seen += 1;
+        if self.seen < self.p.window {
+            return None;
+        }
+        self.decide(obs.time_ns);
+        self.seen = 0;
+        self.together.fill(0);
+        self.not_bottlenecked.fill(0);
+        self.decisions += 1;
+        Some(&self.decision)
+    }
+
+    /// The decision in force (all zeros before the first).
+    pub fn current(&self) -> &Decision {
+        &self.decision
+    }
+
+    pub fn decisions_made(&self) -> u64 {
+        self.decisions
+    }
+
+    fn decide(&mut self, time_ns: u64) {
+        let (n, th) = (self.n, self.p.threshold as u16);
+        let out = &mut self.decision.groups;
+        self.decision.time_ns = time_ns;
+        match self.p.merge {
+            MergeRule::Transitive => {
+                for i in 0..n {
+                    self.parent[i] = i;
+                }
+                for i in 0..n {
+                    for j in i + 1..n {
+                        if self.together[i * n + j] >= th {
+                            let (a, b) = (find(&mut self.parent, i), find(&mut self.parent, j));
+                            self.parent[a.max(b)] = a.min(b);
+                        }
+                    }
+                }
+                for (i, slot) in out.iter_mut().enumerate() {
+                    let root = find(&mut self.parent, i);
+                    let has_partner = (0..n).any(|j| j != i && find(&mut self.parent, j) == root);
+                    *slot =
+                        if !has_partner && self.not_bottlenecked[i] >= th { NOT_BOTTLENECKED } else { root as u32 + 1 };
+                }
+            }
+            MergeRule::Star => {
+                const UNSET: u32 = u32::MAX;
+                out.fill(UNSET);
+                let mut next = 0;
+                for i in 0..n {
+                    if out[i] != UNSET {
+                        continue;
+                    }
+                    let id = if self.not_bottlenecked[i] >= th {
+                        NOT_BOTTLENECKED
+                    } else {
+                        next += 1;
+                        next
+                    };
+                    out[i] = id;
+                    for (j, slot) in out.iter_mut().enumerate().skip(i + 1) {
+                        if self.together[i * n + j] >= th {
+                            *slot = id;
+                        }
+                    }
+                }
+            }
+        }
+        canonicalize(out, &mut self.scratch);
+    }
+}
+
+fn find(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obs(groups: &[u32]) -> Observation {
+        Observation { time_ns: 0, groups: groups.to_vec() }
+    }
+
+    fn decide(f: &mut DecisionFilter, window: &[&[u32]]) -> Vec<u32> {
+        let mut last = None;
+        for g in window {
+            last = f.push(&obs(g)).map(|d| d.groups.clone());
+        }
+        last.expect("a decision after a full window")
+    }
+
+    #[test]
+    fn five_of_ten_groups_four_of_ten_does_not() {
+        let mut f = DecisionFilter::new(FilterParams::default(), 2);
+        let five: Vec<&[u32]> = [&[1u32, 1][..]; 5].into_iter().chain([&[1u32, 2][..]; 5]).collect();
+        assert_eq!(decide(&mut f, &five), [1, 1]);
+        let four: Vec<&[u32]> = [&[1u32, 1][..]; 4].into_iter().chain([&[1u32, 2][..]; 6]).collect();
+        assert_eq!(decide(&mut f, &four), [1, 2]);
+    }
+
+    #[test]
+    fn no_decision_before_the_window_is_full_and_it_persists() {
+        let mut f = DecisionFilter::new(FilterParams::default(), 2);
+        for _ in 0..9 {
+            assert!(f.push(&obs(&[1, 1])).is_none());
+        }
+        assert!(f.push(&obs(&[1, 1])).is_some());
+        assert!(f.push(&obs(&[1, 2])).is_none());
+        assert_eq!(f.current().groups, [1, 1]);
+    }
+
+    #[test]
+    fn non_bottlenecked_majority_gives_zero_and_non_bottlenecked_pairs_are_not_together() {
+        let mut f = DecisionFilter::new(FilterParams::default(), 3);
+        let w: Vec<&[u32]> = [&[0u32, 0, 1][..]; 6].into_iter().chain([&[1u32, 2, 3][..]; 4]).collect();
+        assert_eq!(decide(&mut f, &w), [0, 0, 1]);
+    }
+
+    #[test]
+    fn transitive_versus_star_merge() {
+        // 0~1 and 1~2 together 5 times each, 0~2 never.
+        let w: Vec<&[u32]> = [&[1u32, 1, 2][..]; 5].into_iter().chain([&[1u32, 2, 2][..]; 5]).collect();
+        let mut t = DecisionFilter::new(FilterParams::default(), 3);
+        assert_eq!(decide(&mut t, &w), [1, 1, 1]);
+        let mut s = DecisionFilter::new(FilterParams { merge: MergeRule::Star, ..FilterParams::default() }, 3);
+        // Star: 0 opens group A and takes 1; 2 (unassigned) opens group B alone.
+        assert_eq!(decide(&mut s, &w), [1, 1, 2]);
+    }
+}

@@ -1,0 +1,254 @@
+//! Parameters of the RFC 8382 detector and its presets (algorithm digest §6.7, §11 items 12,
+//! 13, 17, 23).
+
+/// How the loss statistic enters the grouping (§11 item 12 / 19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossSplit {
+    /// RFC 8382 §3.3.1 step 5: after the skew split, groups containing a flow with
+    /// `pkt_loss > p_l` are split again by loss.
+    AfterSkew,
+    /// SBD-01 / [S0]: a group containing a flow with `pkt_loss > p_l` is split by loss
+    /// *instead of* by skew.
+    ReplacesSkew,
+}
+
+/// Every tunable of the RFC 8382 detector. Times are in nanoseconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SbdParams {
+    /// Base interval T.
+    pub t_ns: u64,
+    /// Intervals kept for freq_est and pkt_loss (and the buffer length).
+    pub n: usize,
+    /// Intervals used for mean_delay, skew_est and var_est (M <= N).
+    pub m: usize,
+    /// Flat part of the responsiveness weights (F <= M; F = M means a plain average).
+    pub f: usize,
+    pub c_s: f64,
+    pub c_h: f64,
+    pub p_l: f64,
+    pub p_f: f64,
+    pub p_mad: f64,
+    pub p_s: f64,
+    pub p_d: f64,
+    pub p_v: f64,
+    pub loss_split: LossSplit,
+    /// RFC 8382 §4.2 oscillation-noise removal.
+    pub noise_removal: bool,
+    /// No observation before this many intervals have closed (warm-up, §11 item 23).
+    pub min_intervals: usize,
+    /// Estimate and remove the relative clock skew (RFC 8382 §5.2).
+    pub skew_removal: bool,
+    /// Intervals over which the clock skew is fitted (lower envelope of per-interval minima).
+    pub skew_window: usize,
+}
+
+impl SbdParams {
+    /// RFC 8382 §2.2 values; p_l = 0.1 (not given in the RFC, §11 item 13); M/F weighting and
+    /// noise removal on (RFC SHOULDs); loss refines the skew split (step 5); no grouping before
+    /// 2·M intervals (RFC §3.3.1).
+    pub fn rfc8382() -> Self {
+        SbdParams {
+            t_ns: 350_000_000,
+            n: 50,
+            m: 30,
+            f: 20,
+            c_s: 0.1,
+            c_h: 0.3,
+            p_l: 0.1,
+            p_f: 0.1,
+            p_mad: 0.1,
+            p_s: 0.15,
+            p_d: 0.1,
+            p_v: 0.7,
+            loss_split: LossSplit::AfterSkew,
+            noise_removal: true,
+            min_intervals: 60,
+            skew_removal: false,
+            skew_window: 200,
+        }
+    }
+
+    /// [S0] Table I / SBD-01 as MPTCP-SBD used it: M = N, F = M (no weighting), no noise
+    /// removal, loss replaces skew, observations from the first closed interval (§11 items 12,
+    /// 17, 23).
+    pub fn mptcp_sbd() -> Self {
+        SbdParams {
+            t_ns: 350_000_000,
+            n: 50,
+            m: 50,
+            f: 50,
+            c_s: -0.01,
+            c_h: 0.3,
+            p_l: 0.1,
+            p_f: 0.1,
+            p_mad: 0.1,
+            p_s: 0.1,
+            p_d: 0.1,
+            p_v: 0.7,
+            loss_split: LossSplit::ReplacesSkew,
+            noise_removal: false,
+            min_intervals: 1,
+            skew_removal: false,
+            skew_window: 200,
+        }
+    }
+
+    /// The preset of that name (`rfc8382` or `mptcp-sbd`).
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "rfc8382" => Some(Self::rfc8382()),
+            "mptcp-sbd" => Some(Self::mptcp_sbd()),
+            _ => None,
+        }
+    }
+
+    /// Names accepted by [`SbdParams::set`].
+    pub const NAMES: &'static [&'static str] = &[
+        "t_ms",
+        "n",
+        "m",
+        "f",
+        "c_s",
+        "c_h",
+        "p_l",
+        "p_f",
+        "p_mad",
+        "p_s",
+        "p_d",
+        "p_v",
+        "loss_replaces_skew",
+        "noise_removal",
+        "min_intervals",
+        "skew_removal",
+        "skew_window",
+    ];
+
+    /// Overrides one parameter by name. Booleans take 0/1 or true/false.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let num = || value.trim().parse::<f64>().map_err(|_| format!("{name}: expected a number, got '{value}'"));
+        let count = || {
+            value.trim().parse::<usize>().map_err(|_| format!("{name}: expected a non-negative integer, got '{value}'"))
+        };
+        let flag = || match value.trim() {
+            "1" | "true" => Ok(true),
+            "0" | "false" => Ok(false),
+            _ => Err(format!("{name}: expected 0/1 or true/false, got '{value}'")),
+        };
+        match name {
+            "t_ms" => {
+                let v = num()?;
+                if !(v > 0.0 && v.is_finite()) {
+                    return Err(format!("t_ms: expected a positive number of milliseconds, got '{value}'"));
+                }
+                self.t_ns = (v * 1e6).round() as u64;
+                if self.t_ns == 0 {
+                    return Err(format!("t_ms: at least 0.000001 ms, got '{value}'"));
+                }
+            }
+            "n" => self.n = count()?,
+            "m" => self.m = count()?,
+            "f" => self.f = count()?,
+            "c_s" => self.c_s = num()?,
+            "c_h" => self.c_h = num()?,
+            "p_l" => self.p_l = num()?,
+            "p_f" => self.p_f = num()?,
+            "p_mad" => self.p_mad = num()?,
+            "p_s" => self.p_s = num()?,
+            "p_d" => self.p_d = num()?,
+            "p_v" => self.p_v = num()?,
+            "loss_replaces_skew" => {
+                self.loss_split = if flag()? { LossSplit::ReplacesSkew } else { LossSplit::AfterSkew }
+            }
+            "noise_removal" => self.noise_removal = flag()?,
+            "min_intervals" => self.min_intervals = count()?,
+            "skew_removal" => self.skew_removal = flag()?,
+            "skew_window" => self.skew_window = count()?,
+            _ => return Err(format!("unknown parameter '{name}'; valid: {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+
+    /// Checks the relations between parameters; the error names the offending one.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.t_ns == 0 {
+            return Err("t_ms: must be positive".into());
+        }
+        if self.n < 2 {
+            return Err(format!("n: must be at least 2, got {}", self.n));
+        }
+        if self.m < 2 || self.m > self.n {
+            return Err(format!("m: must be in 2..=n ({}), got {}", self.n, self.m));
+        }
+        if self.f < 1 || self.f > self.m {
+            return Err(format!("f: must be in 1..=m ({}), got {}", self.m, self.f));
+        }
+        if self.skew_removal && self.skew_window < 4 {
+            return Err(format!("skew_window: must be at least 4, got {}", self.skew_window));
+        }
+        for (name, v) in [
+            ("c_s", self.c_s),
+            ("c_h", self.c_h),
+            ("p_l", self.p_l),
+            ("p_f", self.p_f),
+            ("p_mad", self.p_mad),
+            ("p_s", self.p_s),
+            ("p_d", self.p_d),
+            ("p_v", self.p_v),
+        ] {
+            if !v.is_finite() {
+                return Err(format!("{name}: must be finite"));
+            }
+        }
+        Ok(())
+    }
+
+    /// (name, value) pairs for reports, in [`SbdParams::NAMES`] order.
+    pub fn entries(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("t_ms", self.t_ns as f64 / 1e6),
+            ("n", self.n as f64),
+            ("m", self.m as f64),
+            ("f", self.f as f64),
+            ("c_s", self.c_s),
+            ("c_h", self.c_h),
+            ("p_l", self.p_l),
+            ("p_f", self.p_f),
+            ("p_mad", self.p_mad),
+            ("p_s", self.p_s),
+            ("p_d", self.p_d),
+            ("p_v", self.p_v),
+            ("loss_replaces_skew", (self.loss_split == LossSplit::ReplacesSkew) as u8 as f64),
+            ("noise_removal", self.noise_removal as u8 as f64),
+            ("min_intervals", self.min_intervals as f64),
+            ("skew_removal", self.skew_removal as u8 as f64),
+            ("skew_window", self.skew_window as f64),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_match_their_sources() {
+        let r = SbdParams::rfc8382();
+        assert_eq!((r.n, r.m, r.f, r.c_s, r.p_s), (50, 30, 20, 0.1, 0.15));
+        let s = SbdParams::mptcp_sbd();
+        assert_eq!((s.t_ns, s.n, s.m, s.f, s.c_s, s.c_h), (350_000_000, 50, 50, 50, -0.01, 0.3));
+        assert_eq!((s.p_f, s.p_s, s.p_v, s.p_mad, s.p_d, s.p_l), (0.1, 0.1, 0.7, 0.1, 0.1, 0.1));
+        assert!(r.validate().is_ok() && s.validate().is_ok());
+    }
+
+    #[test]
+    fn set_rejects_unknown_names_listing_the_valid_ones() {
+        let mut p = SbdParams::mptcp_sbd();
+        let e = p.set("p_x", "1").unwrap_err();
+        assert!(e.contains("p_x") && e.contains("p_mad") && e.contains("skew_removal"));
+        p.set("t_ms", "100").unwrap();
+        assert_eq!(p.t_ns, 100_000_000);
+        assert!(p.set("n", "-3").is_err());
+        p.set("m", "60").unwrap();
+        assert!(p.validate().unwrap_err().starts_with("m:"));
+    }
+}

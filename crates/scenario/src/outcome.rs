@@ -1,0 +1,61 @@
+//! What a run produced, in the scenario's terms (flow and link names, Mb/s, packets): the
+//! simulator's statistics translated once, so the writers need not know the simulator.
+
+/// One flow copy over the measurement window [warm-up, end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowOutcome {
+    pub name: String,
+    /// Long-lived TCP flows (traffic = "bulk"): the ones Jain's index is taken over.
+    pub bulk: bool,
+    /// Goodput at the receiver.
+    pub throughput_mbps: f64,
+    pub delivered_bytes: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+}
+
+/// One direction of one link over the measurement window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkOutcome {
+    /// `NAME` for the forward direction, `NAME.reverse` for the other.
+    pub name: String,
+    /// Busy time of the transmitter over the window's length.
+    pub utilization: f64,
+    pub drops: u64,
+    /// Time-average occupancy in packets.
+    pub mean_queue_packets: f64,
+}
+
+/// One probe interval's values, in time order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Series {
+    /// End of each interval, in seconds.
+    pub times: Vec<f64>,
+    /// Per flow (as in `Outcome::flows`), per interval: goodput in Mb/s.
+    pub flow_throughput_mbps: Vec<Vec<f64>>,
+    /// Per flow, per interval: congestion window in packets at the interval's end (0 for UDP).
+    pub flow_cwnd_packets: Vec<Vec<f64>>,
+    /// Per link direction (as in `Outcome::links`), per interval: queue length in packets at
+    /// the interval's end.
+    pub link_queue_packets: Vec<Vec<f64>>,
+    /// Per link direction, per interval: packets dropped during the interval.
+    pub link_drops: Vec<Vec<u64>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub seed: u64,
+    pub duration_s: f64,
+    pub warmup_s: f64,
+    pub flows: Vec<FlowOutcome>,
+    pub links: Vec<LinkOutcome>,
+    /// Index into `links` of the bottleneck's forward direction.
+    pub bottleneck: Option<usize>,
+    /// Data packets that crossed the bottleneck over the whole run (warm-up included), the
+    /// numerator of the speed benchmarks' packets-per-second.
+    pub bottleneck_data_packets: Option<u64>,
+    pub events: u64,
+    pub series: Series,
+    /// Wall-clock seconds the simulation took (never part of the deterministic output).
+    pub wall_seconds: f64,
+}

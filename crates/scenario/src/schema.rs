@@ -1,0 +1,128 @@
+//! The scenario as decoded from its file: every value checked and in base units
+//! (picoseconds, bits per second, bytes). `docs/scenarios.md` documents the file format.
+
+use crate::fields::Located;
+
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub simulation: SimulationSpec,
+    /// In file order.
+    pub links: Vec<LinkSpec>,
+    /// In file order.
+    pub flows: Vec<FlowSpec>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SimulationSpec {
+    pub duration: u64,
+    /// Statistics in the summary cover [warmup, duration).
+    pub warmup: u64,
+    pub seed: u64,
+    pub probe_interval: u64,
+    /// The link whose forward direction the summary's `bottleneck_*` keys describe.
+    pub bottleneck: Option<Located<String>>,
+}
+
+/// A link template: one link, or `count` copies whose names and node names have `{i}`
+/// replaced by the copy's index.
+#[derive(Clone, Debug)]
+pub struct LinkSpec {
+    pub name: Located<String>,
+    pub count: Option<u32>,
+    pub from: Located<String>,
+    pub to: Located<String>,
+    pub forward: DirectionSpec,
+    /// The `to -> from` direction; `None` for a one-way link.
+    pub reverse: Option<DirectionSpec>,
+}
+
+/// One direction of a link: a queue served at `rate_bps`, then `delay` of propagation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectionSpec {
+    pub rate_bps: u64,
+    pub delay: u64,
+    pub buffer: Located<Buffer>,
+    pub queue: QueueSpec,
+    /// Independent random loss probability applied after the queue.
+    pub loss: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Buffer {
+    Packets(u64),
+    Bytes(u64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueSpec {
+    DropTail,
+    /// Floyd and Jacobson's RED on the average queue in packets; `gentle` ramps the drop
+    /// probability from max_p to 1 between max_threshold and twice it.
+    Red { min_threshold: f64, max_threshold: f64, max_p: f64, weight: f64, gentle: bool },
+    /// Drop-tail, plus a drop with `probability` for an arrival that finds the queue within
+    /// `slots` packets of full (S1's queue used 3 slots and 1/3).
+    RandomTailDrop { slots: u32, probability: f64 },
+}
+
+/// A flow template: one flow, or `count` identical copies (`{i}` in route node names is
+/// replaced by the copy's index).
+#[derive(Clone, Debug)]
+pub struct FlowSpec {
+    pub name: Located<String>,
+    pub count: Option<u32>,
+    /// Node names from sender to receiver.
+    pub route: Located<Vec<String>>,
+    /// Node names from receiver to sender; by default the route reversed.
+    pub reverse_route: Option<Located<Vec<String>>>,
+    pub start: u64,
+    /// Copy i starts at `start + i * start_spacing`.
+    pub start_spacing: u64,
+    pub stop: Option<u64>,
+    pub kind: FlowKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum FlowKind {
+    Tcp(TcpSpec),
+    Udp(UdpSpec),
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpSpec {
+    pub cc: pathpool_cc::Algorithm,
+    pub recovery: Recovery,
+    pub delayed_ack: bool,
+    /// Data packet size on the wire.
+    pub packet_size: u64,
+    pub ack_size: u64,
+    pub initial_window: f64,
+    pub min_rto: u64,
+    pub traffic: TcpTraffic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    NewReno,
+    Sack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TcpTraffic {
+    Bulk,
+    RateLimited { rate_bps: u64 },
+    Finite { bytes: u64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct UdpSpec {
+    pub packet_size: u64,
+    pub pattern: UdpPattern,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UdpPattern {
+    Constant { rate_bps: u64 },
+    Poisson { rate_bps: u64 },
+    /// Pareto-distributed on periods at `rate_bps`, exponential off periods.
+    OnOff { rate_bps: u64, mean_on: u64, mean_off: u64, pareto_shape: f64 },
+}

@@ -1,0 +1,184 @@
+//! Builds the simulation of a checked scenario, runs it, and translates the simulator's
+//! statistics into an `Outcome`.
+
+use crate::error::ScenarioError;
+use crate::outcome::{FlowOutcome, LinkOutcome, Outcome, Series};
+use crate::progress::Progress;
+use crate::schema::{Buffer, DirectionSpec, FlowKind, QueueSpec, Recovery, TcpTraffic, UdpPattern};
+use crate::topology::Hop;
+use crate::units::seconds;
+use crate::Loaded;
+use pathpool_sim as sim;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// The elements of one link direction, in the order a packet crosses them.
+struct Direction {
+    queue: sim::ElementId,
+    elements: Vec<sim::ElementId>,
+}
+
+fn discipline(q: &QueueSpec) -> sim::Discipline {
+    match q {
+        QueueSpec::DropTail => sim::Discipline::DropTail,
+        QueueSpec::Red { min_threshold, max_threshold, max_p, weight, gentle } => sim::Discipline::Red(sim::RedParams {
+            min_th: *min_threshold,
+            max_th: *max_threshold,
+            max_p: *max_p,
+            w_q: *weight,
+            gentle: *gentle,
+            ..sim::RedParams::default()
+        }),
+        QueueSpec::RandomTailDrop { slots, probability } => {
+            sim::Discipline::RandomTailDrop(sim::RandomTailParams { slots: *slots, prob: *probability })
+        }
+    }
+}
+
+fn build_direction(s: &mut sim::Simulation, d: &DirectionSpec, what: &str) -> Result<Direction, String> {
+    let buffer = match d.buffer.value {
+        Buffer::Packets(n) => sim::Buffer::Packets(n as u32),
+        Buffer::Bytes(b) => sim::Buffer::Bytes(b),
+    };
+    let cfg = sim::QueueConfig { rate_bps: d.rate_bps, buffer, discipline: discipline(&d.queue) };
+    let queue = s.add_queue(cfg).map_err(|e| format!("{what}: {e}"))?;
+    let mut elements = vec![queue];
+    if d.loss > 0.0 {
+        elements.push(s.add_random_loss(d.loss).map_err(|e| format!("{what}: {e}"))?);
+    }
+    elements.push(s.add_pipe(d.delay));
+    Ok(Direction { queue, elements })
+}
+
+/// Runs the scenario. Errors here mean the simulator refused a configuration that the
+/// scenario checks let through; they name the link or flow.
+pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioError> {
+    let fail = |m: String| ScenarioError::file(&l.source.name, m);
+    let spec = &l.scenario.simulation;
+    let topo = &l.topology;
+    let mut s = sim::Simulation::new(spec.seed);
+
+    // Link directions in the order of Outcome::links: each link forward, then its reverse.
+    let mut names = Vec::new();
+    let mut directions: Vec<Direction> = Vec::new();
+    let mut index: BTreeMap<Hop, usize> = BTreeMap::new();
+    for (i, link) in topo.links.iter().enumerate() {
+        index.insert(Hop { link: i, reverse: false }, directions.len());
+        directions.push(build_direction(&mut s, &link.forward, &format!("link {}", link.name)).map_err(fail)?);
+        names.push(link.name.clone());
+        if let Some(rev) = &link.reverse {
+            index.insert(Hop { link: i, reverse: true }, directions.len());
+            directions.push(build_direction(&mut s, rev, &format!("link {} (reverse)", link.name)).map_err(fail)?);
+            names.push(format!("{}.reverse", link.name));
+        }
+    }
+    let elements = |hops: &[Hop]| -> Vec<sim::ElementId> { hops.iter().flat_map(|h| directions[index[h]].elements.iter().copied()).collect() };
+
+    let mut bulk = Vec::with_capacity(topo.flows.len());
+    for flow in &topo.flows {
+        let template = &l.scenario.flows[flow.template];
+        let result = match &template.kind {
+            FlowKind::Tcp(t) => {
+                let mut cfg = sim::TcpFlowConfig::new(elements(&flow.route), elements(&flow.reverse_route));
+                cfg.cc = t.cc;
+                cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
+                cfg.recovery = match t.recovery {
+                    Recovery::NewReno => sim::Recovery::NewReno,
+                    Recovery::Sack => sim::Recovery::Sack,
+                };
+                cfg.delayed_ack = t.delayed_ack.then_some(sim::TcpFlowConfig::DEFAULT_DELAYED_ACK);
+                cfg.mss_bytes = t.packet_size as u32;
+                cfg.ack_bytes = t.ack_size as u32;
+                cfg.min_rto = t.min_rto;
+                cfg.max_rto = cfg.max_rto.max(t.min_rto);
+                cfg.traffic = match t.traffic {
+                    TcpTraffic::Bulk => sim::TcpTraffic::Bulk,
+                    TcpTraffic::RateLimited { rate_bps } => sim::TcpTraffic::RateLimited { bps: rate_bps },
+                    TcpTraffic::Finite { bytes } => sim::TcpTraffic::Bytes(bytes),
+                };
+                cfg.start = flow.start;
+                cfg.stop = flow.stop;
+                bulk.push(t.traffic == TcpTraffic::Bulk);
+                s.add_tcp_flow(cfg)
+            }
+            FlowKind::Udp(u) => {
+                let pattern = match u.pattern {
+                    UdpPattern::Constant { rate_bps } => sim::UdpPattern::Constant { bps: rate_bps },
+                    UdpPattern::Poisson { rate_bps } => sim::UdpPattern::Poisson { pps: rate_bps as f64 / (u.packet_size * 8) as f64 },
+                    UdpPattern::OnOff { rate_bps, mean_on, mean_off, pareto_shape } => {
+                        sim::UdpPattern::OnOff { rate_bps, mean_on, pareto_shape, mean_off }
+                    }
+                };
+                bulk.push(false);
+                s.add_udp_source(sim::UdpConfig { route: elements(&flow.route), packet_bytes: u.packet_size as u32, pattern, start: flow.start, stop: flow.stop })
+            }
+        };
+        result.map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
+    }
+    s.set_probe_interval(spec.probe_interval).map_err(|e| fail(format!("simulation.probe_interval: {e}")))?;
+
+    let bottleneck = topo.bottleneck.map(|i| index[&Hop { link: i, reverse: false }]);
+    let started = Instant::now();
+    let mut tick = |t: sim::Time| progress.update(t);
+    s.run_until(spec.warmup, &mut tick);
+    // Departures before the mark, so that data_packets covers the whole run.
+    let warmup_departures = bottleneck.map_or(0, |b| s.queue_stats(directions[b].queue).departed_packets);
+    s.mark_warmup_end();
+    s.run_until(spec.duration, &mut tick);
+    let wall_seconds = started.elapsed().as_secs_f64();
+
+    let flows = topo
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let st = s.flow_stats(sim::FlowId(i as u32));
+            FlowOutcome {
+                name: f.name.clone(),
+                bulk: bulk[i],
+                throughput_mbps: st.throughput_bps / 1e6,
+                delivered_bytes: st.delivered_bytes,
+                retransmissions: st.retransmissions,
+                timeouts: st.timeouts,
+            }
+        })
+        .collect();
+    let links: Vec<LinkOutcome> = directions
+        .iter()
+        .zip(&names)
+        .map(|(d, name)| {
+            let st = s.queue_stats(d.queue);
+            LinkOutcome { name: name.clone(), utilization: st.utilisation, drops: st.drops, mean_queue_packets: st.mean_packets }
+        })
+        .collect();
+    let bottleneck_data_packets = bottleneck.map(|b| warmup_departures + s.queue_stats(directions[b].queue).departed_packets);
+    Ok(Outcome {
+        seed: spec.seed,
+        duration_s: seconds(spec.duration),
+        warmup_s: seconds(spec.warmup),
+        flows,
+        links,
+        bottleneck,
+        bottleneck_data_packets,
+        events: s.events_processed(),
+        series: series(s.series(), &directions),
+        wall_seconds,
+    })
+}
+
+fn series(p: &sim::ProbeSeries, directions: &[Direction]) -> Series {
+    let by_queue: BTreeMap<sim::ElementId, &sim::QueueSeries> = p.queues.iter().map(|q| (q.queue, q)).collect();
+    let mut flows: Vec<&sim::FlowSeries> = p.flows.iter().collect();
+    flows.sort_by_key(|f| f.flow);
+    let n = p.times.len();
+    Series {
+        times: p.times.iter().map(|&t| seconds(t)).collect(),
+        flow_throughput_mbps: flows.iter().map(|f| f.throughput_bps.iter().map(|b| b / 1e6).collect()).collect(),
+        flow_cwnd_packets: flows.iter().map(|f| f.cwnd.clone()).collect(),
+        link_queue_packets: directions
+            .iter()
+            .map(|d| by_queue.get(&d.queue).map_or_else(|| vec![f64::NAN; n], |q| q.packets.iter().map(|&p| p as f64).collect()))
+            .collect(),
+        link_drops: directions.iter().map(|d| by_queue.get(&d.queue).map_or_else(|| vec![0; n], |q| q.drops.clone())).collect(),
+    }
+}

@@ -1,0 +1,3 @@
+//! Multipath TCP pieces of the simulator.
+
+pub mod options;
