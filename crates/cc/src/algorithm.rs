@@ -4,13 +4,13 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A single-path controller, for single-path flows and for UNCOUPLED subflows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SinglePath {
     Reno,
     Cubic,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// RFC 5681 / RFC 6582 window rules.
     Reno,
@@ -57,12 +57,19 @@ impl Algorithm {
     }
 
     pub fn name(self) -> &'static str {
-        NAMES.iter().find(|&&(_, a)| a == self).map(|&(n, _)| n).expect("every variant is named")
+        NAMES
+            .iter()
+            .find(|&&(_, a)| a == self)
+            .map(|&(n, _)| n)
+            .expect("every variant is named")
     }
 
     /// True when the windows of different subflows influence each other.
     pub fn is_coupled(self) -> bool {
-        !matches!(self, Algorithm::Reno | Algorithm::Cubic | Algorithm::Uncoupled(_))
+        !matches!(
+            self,
+            Algorithm::Reno | Algorithm::Cubic | Algorithm::Uncoupled(_)
+        )
     }
 }
 
@@ -76,12 +83,16 @@ impl FromStr for Algorithm {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        NAMES.iter().find(|&&(n, _)| n == s).map(|&(_, a)| a).ok_or_else(|| {
-            format!(
-                "unknown congestion control '{s}': expected one of {}",
-                Algorithm::names().collect::<Vec<_>>().join(", ")
-            )
-        })
+        NAMES
+            .iter()
+            .find(|&&(n, _)| n == s)
+            .map(|&(_, a)| a)
+            .ok_or_else(|| {
+                format!(
+                    "unknown congestion control '{s}': expected one of {}",
+                    Algorithm::names().collect::<Vec<_>>().join(", ")
+                )
+            })
     }
 }
 
@@ -95,6 +106,8 @@ mod tests {
             assert_eq!(a.to_string().parse::<Algorithm>().unwrap(), a);
         }
         let err = "vegas".parse::<Algorithm>().unwrap_err();
-        assert!(err.contains("'vegas'") && err.contains("wvegas") && err.contains("uncoupled-cubic"));
+        assert!(
+            err.contains("'vegas'") && err.contains("wvegas") && err.contains("uncoupled-cubic")
+        );
     }
 }

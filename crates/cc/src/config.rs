@@ -46,7 +46,12 @@ pub struct CubicParams {
 
 impl Default for CubicParams {
     fn default() -> Self {
-        CubicParams { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true }
+        CubicParams {
+            c: 0.4,
+            beta: 0.7,
+            fast_convergence: true,
+            reno_friendly: true,
+        }
     }
 }
 
@@ -75,7 +80,12 @@ pub struct WVegasParams {
 
 impl Default for WVegasParams {
     fn default() -> Self {
-        WVegasParams { total_alpha: 10.0, initial_alpha: 2.0, gamma: 1.0, guard_zero_queue: true }
+        WVegasParams {
+            total_alpha: 10.0,
+            initial_alpha: 2.0,
+            gamma: 1.0,
+            guard_zero_queue: true,
+        }
     }
 }
 
@@ -139,19 +149,30 @@ impl CcConfig {
             }
         }
         if !(self.initial_cwnd.is_finite() && self.initial_cwnd >= 1.0) {
-            return Err(format!("initial_cwnd: expected a finite number >= 1, got {}", self.initial_cwnd));
+            return Err(format!(
+                "initial_cwnd: expected a finite number >= 1, got {}",
+                self.initial_cwnd
+            ));
         }
         if self.initial_ssthresh.is_nan() || self.initial_ssthresh < 1.0 {
-            return Err(format!("initial_ssthresh: expected a number >= 1 or infinity, got {}", self.initial_ssthresh));
+            return Err(format!(
+                "initial_ssthresh: expected a number >= 1 or infinity, got {}",
+                self.initial_ssthresh
+            ));
         }
         if let MinSsthresh::Fixed(m) = self.min_ssthresh {
             if !(m.is_finite() && m >= 1.0) {
-                return Err(format!("min_ssthresh: expected a finite number >= 1, got {m}"));
+                return Err(format!(
+                    "min_ssthresh: expected a finite number >= 1, got {m}"
+                ));
             }
         }
         positive_finite("cubic.c", self.cubic.c)?;
         if !(self.cubic.beta > 0.0 && self.cubic.beta < 1.0) {
-            return Err(format!("cubic.beta: expected a number in (0, 1), got {}", self.cubic.beta));
+            return Err(format!(
+                "cubic.beta: expected a number in (0, 1), got {}",
+                self.cubic.beta
+            ));
         }
         positive_finite("wvegas.total_alpha", self.wvegas.total_alpha)?;
         positive_finite("wvegas.initial_alpha", self.wvegas.initial_alpha)?;

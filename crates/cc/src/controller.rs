@@ -2,10 +2,10 @@
 
 use crate::algorithm::{Algorithm, SinglePath};
 use crate::config::{AckCounting, CcConfig, MinSsthresh};
-use crate::reno;
+use crate::lia::AlphaCache;
 use crate::set::{SubflowSet, MAX_SUBFLOWS};
 use crate::subflow::Subflow;
-use crate::Nanos;
+use crate::{balia, lia, olia, reno, s1_variants, wvegas, Nanos};
 
 /// What an ACK tells the controller about one subflow.
 #[derive(Clone, Copy, Debug, Default)]
@@ -26,6 +26,8 @@ pub struct Controller {
     algo: Algorithm,
     cfg: CcConfig,
     subflows: Vec<Subflow>,
+    /// LIA alpha / LINKED INCREASES a with its recompute cadence.
+    alpha: AlphaCache,
 }
 
 /// Replaces values a caller should not send (NaN, negative) by 0.
@@ -46,7 +48,12 @@ impl Controller {
             "a connection has 1..={MAX_SUBFLOWS} subflows, got {n_subflows}"
         );
         let subflows = vec![Subflow::new(&cfg); n_subflows];
-        Controller { algo, cfg, subflows }
+        Controller {
+            algo,
+            cfg,
+            subflows,
+            alpha: AlphaCache::default(),
+        }
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -64,6 +71,7 @@ impl Controller {
     /// Established subflows take part in coupling; a subflow is usable from the start.
     pub fn set_usable(&mut self, sf: usize, usable: bool) {
         self.subflows[sf].usable = usable;
+        self.alpha.invalidate();
     }
 
     /// The usable subflows: the default coupling set.
@@ -77,20 +85,30 @@ impl Controller {
         s
     }
 
+    /// Data sent on `sf`. No algorithm here needs it (rounds arrive through `on_round_end`,
+    /// application-limited periods through `AckInfo::cwnd_limited`); kept so that senders
+    /// report every event and controllers may use it without an API change.
     pub fn on_sent(&mut self, sf: usize, now: Nanos, segments: f64) {
         let _ = (sf, now, segments);
     }
 
     pub fn on_ack(&mut self, sf: usize, now: Nanos, ack: AckInfo, coupling: SubflowSet) {
         let acked = non_negative(ack.newly_acked);
+        let floor_before = self.subflows[sf].cwnd.floor();
         let s = &mut self.subflows[sf];
         if let Some(rtt) = ack.rtt_sample {
             s.rtt.on_sample(rtt);
+            s.wvegas.on_rtt_sample(rtt as f64);
         }
         if acked > 0.0 {
             s.in_timeout_streak = false;
+            s.olia.on_acked(acked);
         }
+        let since_last_ack = s.last_ack.map_or(0, |t| now.saturating_sub(t));
         s.last_ack = Some(now);
+        if !ack.cwnd_limited {
+            s.cubic.exclude_idle(since_last_ack);
+        }
         if s.in_recovery || acked == 0.0 || !ack.cwnd_limited {
             return;
         }
@@ -110,16 +128,37 @@ impl Controller {
             };
             self.increase(sf, now, units, coupling);
         }
+        self.note_window_change(sf, floor_before);
     }
 
     /// End of an RTT round on `sf` (the ACK passed the round's marker).
+    /// Only wVegas acts on rounds; call it after `on_ack` for the ACK that ends the round.
     pub fn on_round_end(&mut self, sf: usize, now: Nanos, coupling: SubflowSet) {
-        let _ = (sf, now, coupling);
+        if self.algo != Algorithm::WVegas || self.subflows[sf].in_recovery {
+            return; // Linux runs wVegas only in TCP_CA_Open
+        }
+        let floor_before = self.subflows[sf].cwnd.floor();
+        let set = self.coupling_set(sf, coupling);
+        let in_ss = self.in_slow_start(sf);
+        if wvegas::round_end(&mut self.subflows, sf, set, &self.cfg.wvegas, in_ss) {
+            self.increase_reno(sf, 1.0);
+        }
+        let min = self.min_ssthresh(set.len());
+        let s = &mut self.subflows[sf];
+        s.ssthresh = s.ssthresh.max(min);
+        let _ = now;
+        self.note_window_change(sf, floor_before);
     }
 
     /// Loss detected by fast retransmit: enters recovery with `cwnd = ssthresh`. Ignored while
     /// already in recovery (RFC 6582: one reduction per window).
-    pub fn on_fast_retransmit(&mut self, sf: usize, now: Nanos, flight_size: f64, coupling: SubflowSet) {
+    pub fn on_fast_retransmit(
+        &mut self,
+        sf: usize,
+        now: Nanos,
+        flight_size: f64,
+        coupling: SubflowSet,
+    ) {
         if self.subflows[sf].in_recovery {
             return;
         }
@@ -130,9 +169,15 @@ impl Controller {
         s.in_recovery = true;
     }
 
+    /// Recovery ended (full ACK, RFC 6582 §3.2 step 3); cwnd stays at ssthresh.
     pub fn on_recovery_exit(&mut self, sf: usize, now: Nanos) {
         let _ = now;
-        self.subflows[sf].in_recovery = false;
+        let s = &mut self.subflows[sf];
+        if s.in_recovery {
+            s.in_recovery = false;
+            s.wvegas.reset(&self.cfg.wvegas);
+            self.alpha.invalidate();
+        }
     }
 
     /// Retransmission timeout: `cwnd = 1` (RFC 5681 loss window); ssthresh per algorithm,
@@ -147,6 +192,8 @@ impl Controller {
         s.cwnd = 1.0;
         s.in_recovery = false;
         s.in_timeout_streak = true;
+        s.cubic.on_timeout();
+        s.wvegas.reset(&self.cfg.wvegas);
     }
 
     /// ECN-Echo: the loss reduction without recovery, at most once per RTT (RFC 3168 §6.1.2).
@@ -160,6 +207,23 @@ impl Controller {
         s.ssthresh = ssthresh;
         s.cwnd = ssthresh;
         s.ecn_quiet_until = now.saturating_add(s.rtt.srtt().unwrap_or(0));
+    }
+
+    /// Sets a subflow's window state directly (tests, fluid models, restoring a state).
+    /// Values are kept finite and >= 1; LIA's alpha is recomputed on the next use.
+    pub fn set_window(&mut self, sf: usize, cwnd: f64, ssthresh: f64) {
+        let s = &mut self.subflows[sf];
+        s.cwnd = if cwnd.is_finite() {
+            cwnd.max(1.0)
+        } else {
+            s.cwnd
+        };
+        s.ssthresh = if ssthresh.is_nan() {
+            s.ssthresh
+        } else {
+            ssthresh.max(1.0)
+        };
+        self.alpha.invalidate();
     }
 
     pub fn cwnd(&self, sf: usize) -> f64 {
@@ -185,13 +249,30 @@ impl Controller {
 
     /// Current LIA alpha / LINKED INCREASES a (1.0 for other algorithms), for probes.
     pub fn lia_alpha(&self) -> f64 {
-        1.0
+        match (self.algo, self.cfg.linked_increases_a) {
+            (Algorithm::LinkedIncreases, Some(a)) => a,
+            (Algorithm::Lia | Algorithm::LinkedIncreases, _) => self.alpha.last(),
+            _ => 1.0,
+        }
     }
 
     /// OLIA's alpha_r over `coupling` into `out[r]` (0 for subflows outside the set).
+    /// Subflows outside the set, unusable or without an RTT estimate count as outside.
     pub fn olia_alphas(&self, coupling: SubflowSet, out: &mut [f64]) {
-        let _ = coupling;
         out.iter_mut().for_each(|a| *a = 0.0);
+        let mut set = SubflowSet::empty();
+        for i in coupling
+            .intersect(SubflowSet::all(self.subflows.len()))
+            .iter()
+        {
+            if self.subflows[i].usable && self.subflows[i].srtt().is_some() {
+                set = set.with(i);
+            }
+        }
+        let len = out.len();
+        for r in set.iter().filter(|&r| r < len) {
+            out[r] = olia::alpha_of(&self.subflows, set, self.cfg.olia_best_path, r);
+        }
     }
 
     // ---- internals ----
@@ -204,7 +285,10 @@ impl Controller {
             return me;
         }
         let mut set = me;
-        for i in coupling.intersect(SubflowSet::all(self.subflows.len())).iter() {
+        for i in coupling
+            .intersect(SubflowSet::all(self.subflows.len()))
+            .iter()
+        {
             let f = &self.subflows[i];
             if f.usable && f.srtt().is_some() {
                 set = set.with(i);
@@ -221,23 +305,95 @@ impl Controller {
         }
     }
 
+    fn increase_reno(&mut self, sf: usize, units: f64) {
+        reno::increase(&mut self.subflows[sf].cwnd, units);
+    }
+
     /// Congestion-avoidance increase by `units` (acked segments or ACK events).
     fn increase(&mut self, sf: usize, now: Nanos, units: f64, coupling: SubflowSet) {
-        let _ = (now, coupling);
         match self.algo {
             Algorithm::Reno | Algorithm::Uncoupled(SinglePath::Reno) => {
-                reno::increase(&mut self.subflows[sf].cwnd, units)
+                self.increase_reno(sf, units)
             }
-            _ => reno::increase(&mut self.subflows[sf].cwnd, units),
+            Algorithm::Cubic | Algorithm::Uncoupled(SinglePath::Cubic) => {
+                let s = &mut self.subflows[sf];
+                let srtt = s.srtt().unwrap_or(0.0);
+                s.cubic
+                    .increase(&self.cfg.cubic, &mut s.cwnd, now, srtt, units);
+            }
+            // wVegas changes the window once per round (`on_round_end`), not per ACK.
+            Algorithm::WVegas => {}
+            coupled => {
+                let set = self.coupling_set(sf, coupling);
+                if set.len() <= 1 {
+                    // Alone in its coupling set: Reno (RFC 6356 §3 reduces to it; S0 §III-B.5).
+                    return self.increase_reno(sf, units);
+                }
+                let subflows = &mut self.subflows[..];
+                match coupled {
+                    Algorithm::Lia => {
+                        let a = self.alpha.get(subflows, set);
+                        lia::increase(subflows, sf, set, a, units);
+                    }
+                    Algorithm::LinkedIncreases => {
+                        let a = match self.cfg.linked_increases_a {
+                            Some(a) => a,
+                            None => self.alpha.get(subflows, set),
+                        };
+                        s1_variants::linked_increase(subflows, sf, set, a, units);
+                    }
+                    Algorithm::FullyCoupled => {
+                        s1_variants::fully_coupled_increase(subflows, sf, set, units)
+                    }
+                    Algorithm::Olia => {
+                        olia::increase(subflows, sf, set, self.cfg.olia_best_path, units)
+                    }
+                    Algorithm::Balia => balia::increase(subflows, sf, set, units),
+                    _ => unreachable!("single-path algorithms and wVegas are handled above"),
+                }
+            }
+        }
+    }
+
+    /// A change of floor(cwnd) triggers LIA's alpha recomputation (RFC 6356 §4.1).
+    fn note_window_change(&mut self, sf: usize, floor_before: f64) {
+        if self.subflows[sf].cwnd.floor() != floor_before {
+            self.alpha.invalidate();
         }
     }
 
     /// Bookkeeping common to every congestion signal; returns the new ssthresh.
-    fn congestion_event(&mut self, sf: usize, now: Nanos, flight_size: f64, coupling: SubflowSet) -> f64 {
+    fn congestion_event(
+        &mut self,
+        sf: usize,
+        now: Nanos,
+        flight_size: f64,
+        coupling: SubflowSet,
+    ) -> f64 {
         let _ = now;
         let set = self.coupling_set(sf, coupling);
         let min = self.min_ssthresh(set.len());
         let flight = non_negative(flight_size);
-        reno::ssthresh_after_loss(flight, min)
+        self.alpha.invalidate();
+        self.subflows[sf].olia.on_loss();
+        let s = &mut self.subflows[sf];
+        match self.algo {
+            Algorithm::Cubic | Algorithm::Uncoupled(SinglePath::Cubic) => {
+                s.cubic.on_congestion(&self.cfg.cubic, s.cwnd, flight, min)
+            }
+            Algorithm::FullyCoupled if set.len() > 1 => {
+                s1_variants::fully_coupled_ssthresh(&self.subflows, sf, set, flight, min)
+            }
+            Algorithm::Balia if set.len() > 1 => balia::ssthresh(
+                &self.subflows,
+                sf,
+                set,
+                flight,
+                min,
+                self.cfg.balia_integer_alpha,
+            ),
+            // Reno, LIA, OLIA, LINKED INCREASES, wVegas: RFC 5681 eq. 4.
+            _ => reno::ssthresh_after_loss(flight, min),
+        }
     }
 }

@@ -1,11 +1,104 @@
-//! CUBIC (RFC 9438).
-use crate::config::CcConfig;
+//! CUBIC (RFC 9438 §4), windows in segments, time in seconds inside the formulas.
+//! Slow start is standard (RFC 9438 §4.10 allows it; HyStart++ is not modelled).
 
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct CubicState {}
+use crate::config::{CcConfig, CubicParams};
+use crate::Nanos;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CubicState {
+    /// W_max: window before the last reduction (§4.7 may lower it).
+    w_max: f64,
+    /// K, seconds (§4.2 eq. 2).
+    k: f64,
+    /// Start of the current congestion-avoidance stage; `None` until the first CA ACK.
+    epoch_start: Option<Nanos>,
+    /// W_est of the Reno-friendly region (§4.3).
+    w_est: f64,
+    /// cwnd before the last reduction (§4.6).
+    cwnd_prior: f64,
+    /// alpha_cubic (§4.3): 3(1-beta)/(1+beta) until W_est reaches cwnd_prior, then 1.
+    alpha: f64,
+    /// The next stage follows a timeout: K = 0, W_max = cwnd_epoch (§4.8).
+    after_timeout: bool,
+}
 
 impl CubicState {
     pub fn new(_cfg: &CcConfig) -> Self {
-        CubicState {}
+        CubicState {
+            w_max: 0.0,
+            k: 0.0,
+            epoch_start: None,
+            w_est: 0.0,
+            cwnd_prior: 0.0,
+            alpha: 1.0,
+            after_timeout: false,
+        }
+    }
+
+    /// W_cubic(t) = C (t - K)^3 + W_max (§4.2 eq. 1), t in seconds since the epoch.
+    pub fn w_cubic(&self, p: &CubicParams, t: f64) -> f64 {
+        p.c * (t - self.k).powi(3) + self.w_max
+    }
+
+    /// Loss or ECN (§4.6, §4.7): returns the new ssthresh.
+    pub fn on_congestion(
+        &mut self,
+        p: &CubicParams,
+        cwnd: f64,
+        flight: f64,
+        min_ssthresh: f64,
+    ) -> f64 {
+        self.w_max = if p.fast_convergence && cwnd < self.w_max {
+            cwnd * (1.0 + p.beta) / 2.0
+        } else {
+            cwnd
+        };
+        self.cwnd_prior = cwnd;
+        self.alpha = 3.0 * (1.0 - p.beta) / (1.0 + p.beta);
+        self.epoch_start = None;
+        (flight * p.beta).max(min_ssthresh)
+    }
+
+    pub fn on_timeout(&mut self) {
+        self.after_timeout = true;
+        self.epoch_start = None;
+    }
+
+    /// Application-limited time does not count towards t (§5.8): shift the epoch.
+    pub fn exclude_idle(&mut self, idle: Nanos) {
+        if let Some(e) = self.epoch_start.as_mut() {
+            *e = e.saturating_add(idle);
+        }
+    }
+
+    /// Congestion avoidance (§4.2-§4.5) for `units` acked segments at time `now`.
+    pub fn increase(&mut self, p: &CubicParams, cwnd: &mut f64, now: Nanos, srtt: f64, units: f64) {
+        let epoch = *self.epoch_start.get_or_insert_with(|| {
+            self.w_est = *cwnd;
+            if self.after_timeout || self.w_max <= *cwnd {
+                // §4.8, and a stage that starts at or above W_max (e.g. leaving the initial
+                // slow start): no concave part.
+                self.k = 0.0;
+                self.w_max = *cwnd;
+            } else {
+                self.k = ((self.w_max - *cwnd) / p.c).cbrt(); // eq. 2 with cwnd_epoch = cwnd
+            }
+            self.after_timeout = false;
+            now
+        });
+        let t = now.saturating_sub(epoch) as f64 * 1e-9;
+        if p.reno_friendly {
+            self.w_est += self.alpha * units / *cwnd; // §4.3 eq. 4
+            if self.w_est >= self.cwnd_prior {
+                self.alpha = 1.0;
+            }
+            if self.w_cubic(p, t) < self.w_est {
+                *cwnd = self.w_est;
+                return;
+            }
+        }
+        // §4.4 / §4.5: target = W_cubic(t + RTT), kept within [cwnd, 1.5 cwnd].
+        let target = self.w_cubic(p, t + srtt * 1e-9).clamp(*cwnd, 1.5 * *cwnd);
+        *cwnd += units * (target - *cwnd) / *cwnd;
     }
 }

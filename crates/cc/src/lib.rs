@@ -12,12 +12,15 @@
 //! (wVegas); the Linux MPTCP modules where the drafts leave details open.
 
 mod algorithm;
+mod balia;
 mod config;
 mod controller;
 mod cubic;
+mod lia;
 mod olia;
 mod reno;
 mod rtt;
+mod s1_variants;
 mod set;
 mod subflow;
 mod wvegas;
@@ -26,7 +29,9 @@ mod wvegas;
 pub type Nanos = u64;
 
 pub use algorithm::{Algorithm, SinglePath};
-pub use config::{AckCounting, CcConfig, CubicParams, MinSsthresh, OliaBestPath, SlowStartTest, WVegasParams};
+pub use config::{
+    AckCounting, CcConfig, CubicParams, MinSsthresh, OliaBestPath, SlowStartTest, WVegasParams,
+};
 pub use controller::{AckInfo, Controller};
 pub use rtt::RttEstimator;
 pub use set::{SubflowSet, MAX_SUBFLOWS};

@@ -31,7 +31,14 @@ impl Default for RttEstimator {
 impl RttEstimator {
     /// `min_rto <= max_rto` is expected; a larger minimum is lowered to the maximum.
     pub fn new(min_rto: Nanos, max_rto: Nanos, initial_rto: Nanos) -> Self {
-        RttEstimator { min_rto: min_rto.min(max_rto), max_rto, initial_rto, srtt: None, rttvar: 0.0, backoffs: 0 }
+        RttEstimator {
+            min_rto: min_rto.min(max_rto),
+            max_rto,
+            initial_rto,
+            srtt: None,
+            rttvar: 0.0,
+            backoffs: 0,
+        }
     }
 
     /// A Karn-valid RTT measurement (RFC 6298 §3: never from a retransmitted segment).
@@ -62,7 +69,7 @@ impl RttEstimator {
 
     pub fn rto(&self) -> Nanos {
         let base = match self.srtt {
-            None => self.initial_rto as f64, // (2.1)
+            None => self.initial_rto as f64,                       // (2.1)
             Some(srtt) => srtt + GRANULARITY.max(K * self.rttvar), // (2.3)
         };
         let base = base.max(self.min_rto as f64).min(self.max_rto as f64); // (2.4), (2.5)

@@ -1,11 +1,129 @@
-//! wVegas (draft-xu-mptcp-congestion-control-05).
-use crate::config::WVegasParams;
+//! wVegas, weighted Vegas (draft-xu-mptcp-congestion-control-05; Linux `mptcp_wvegas.c`;
+//! algorithms.md §4). Acts once per RTT round; windows in packets, times in nanoseconds.
 
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct WVegasState {}
+use crate::config::WVegasParams;
+use crate::set::SubflowSet;
+use crate::subflow::Subflow;
+
+/// Linux keeps every subflow's alpha at 2 packets or more.
+const ALPHA_FLOOR: f64 = 2.0;
+/// Linux clamps cwnd at 2 packets after a round's adjustment.
+const CWND_FLOOR: f64 = 2.0;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WVegasState {
+    /// Smallest RTT ever seen (propagation estimate).
+    base_rtt: Option<f64>,
+    /// Sum and count of this round's RTT samples.
+    sampled_rtt: f64,
+    cnt_rtt: u32,
+    /// cwnd / rtt at the last weight update (0: none since the last reset).
+    pub instant_rate: f64,
+    alpha: f64,
+    /// Smallest queueing delay since the last drain.
+    queue_delay: f64,
+}
 
 impl WVegasState {
-    pub fn new(_p: &WVegasParams) -> Self {
-        WVegasState {}
+    pub fn new(p: &WVegasParams) -> Self {
+        WVegasState {
+            base_rtt: None,
+            sampled_rtt: 0.0,
+            cnt_rtt: 0,
+            instant_rate: 0.0,
+            alpha: p.initial_alpha,
+            queue_delay: 0.0,
+        }
     }
+
+    pub fn on_rtt_sample(&mut self, rtt: f64) {
+        let v = rtt.max(1.0); // a zero RTT would divide by zero below
+        self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
+        self.sampled_rtt += v;
+        self.cnt_rtt += 1;
+    }
+
+    /// Leaving recovery or a timeout re-enables wVegas from scratch, keeping base_rtt
+    /// (Linux `wvegas_enable` on entering TCP_CA_Open).
+    pub fn reset(&mut self, p: &WVegasParams) {
+        *self = WVegasState {
+            base_rtt: self.base_rtt,
+            ..WVegasState::new(p)
+        };
+    }
+}
+
+/// End of an RTT round on `sf` (algorithms.md §4.3). `in_slow_start` is evaluated by the caller
+/// with the configured test. Returns true when the round had too few RTT samples (<= 2) in
+/// congestion avoidance: then the caller applies one Reno step (Linux `tcp_reno_cong_avoid`).
+pub(crate) fn round_end(
+    subflows: &mut [Subflow],
+    sf: usize,
+    set: SubflowSet,
+    p: &WVegasParams,
+    in_slow_start: bool,
+) -> bool {
+    let me = subflows[sf].wvegas;
+    if me.cnt_rtt <= 2 {
+        subflows[sf].wvegas.sampled_rtt = 0.0;
+        subflows[sf].wvegas.cnt_rtt = 0;
+        return !in_slow_start;
+    }
+    let rtt = me.sampled_rtt / me.cnt_rtt as f64; // average RTT of the round
+    let base = me.base_rtt.unwrap_or(rtt);
+    let cwnd = subflows[sf].cwnd;
+    let diff = cwnd * (rtt - base) / rtt; // packets queued in the network
+
+    let mut w = me;
+    let (mut cwnd_new, mut ssthresh) = (cwnd, subflows[sf].ssthresh);
+    if in_slow_start {
+        if diff > p.gamma {
+            // Leave slow start: cut to the rate the path carries without queue, plus one.
+            cwnd_new = cwnd.min(cwnd * base / rtt + 1.0).max(CWND_FLOOR);
+            ssthresh = ssthresh.min(cwnd_new); // Linux; WV-05 says cwnd - 1 (§11 item 11)
+        }
+    } else {
+        if diff >= w.alpha {
+            // Re-weight: this subflow's share of the connection's rate (WV-05 §3).
+            w.instant_rate = cwnd / rtt;
+            let total: f64 = set
+                .iter()
+                .map(|i| {
+                    if i == sf {
+                        w.instant_rate
+                    } else {
+                        subflows[i].wvegas.instant_rate
+                    }
+                })
+                .sum();
+            w.alpha = (w.instant_rate / total * p.total_alpha).max(ALPHA_FLOOR);
+        }
+        if diff > w.alpha {
+            cwnd_new = (cwnd - 1.0).max(CWND_FLOOR);
+            ssthresh = ssthresh.min(cwnd_new);
+        } else if diff < w.alpha {
+            cwnd_new = cwnd + 1.0;
+        }
+        // Queue drain (WV-05 §3): when the queueing delay has doubled since its minimum,
+        // back off to let the queue empty and base_rtt be re-measured.
+        let q = rtt - base;
+        if w.queue_delay == 0.0 || w.queue_delay > q {
+            w.queue_delay = q;
+        }
+        let zero_queue = q <= 0.0;
+        if q >= 2.0 * w.queue_delay && !(p.guard_zero_queue && zero_queue) {
+            cwnd_new = (cwnd_new * base / (2.0 * rtt)).max(CWND_FLOOR);
+            w.queue_delay = 0.0;
+        }
+    }
+    cwnd_new = cwnd_new.max(CWND_FLOOR);
+    // Linux tcp_current_ssthresh outside recovery: ssthresh >= 3/4 cwnd.
+    ssthresh = ssthresh.max(0.75 * cwnd_new);
+    w.sampled_rtt = 0.0;
+    w.cnt_rtt = 0;
+    let s = &mut subflows[sf];
+    s.wvegas = w;
+    s.cwnd = cwnd_new;
+    s.ssthresh = ssthresh;
+    false
 }

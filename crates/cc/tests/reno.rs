@@ -1,11 +1,17 @@
 //! Reno / NewReno window rules (RFC 5681 §3.1-3.2, RFC 6582 §3.2) on one subflow.
 
-use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, MinSsthresh, SlowStartTest, SubflowSet};
+use pathpool_cc::{
+    AckInfo, Algorithm, CcConfig, Controller, MinSsthresh, SlowStartTest, SubflowSet,
+};
 
 const MS: u64 = 1_000_000;
 
 fn ack(n: f64) -> AckInfo {
-    AckInfo { newly_acked: n, rtt_sample: Some(100 * MS), cwnd_limited: true }
+    AckInfo {
+        newly_acked: n,
+        rtt_sample: Some(100 * MS),
+        cwnd_limited: true,
+    }
 }
 
 fn reno() -> Controller {
@@ -48,7 +54,16 @@ fn congestion_avoidance_adds_about_one_segment_per_window() {
 #[test]
 fn no_growth_when_not_cwnd_limited() {
     let mut c = reno();
-    c.on_ack(0, 0, AckInfo { newly_acked: 5.0, rtt_sample: None, cwnd_limited: false }, SubflowSet::all(1));
+    c.on_ack(
+        0,
+        0,
+        AckInfo {
+            newly_acked: 5.0,
+            rtt_sample: None,
+            cwnd_limited: false,
+        },
+        SubflowSet::all(1),
+    );
     assert_eq!(c.cwnd(0), 10.0);
 }
 
@@ -82,7 +97,12 @@ fn timeout_sets_loss_window_and_keeps_ssthresh_on_repeat() {
 
 #[test]
 fn slow_start_test_at_equality() {
-    let cfg = |t| CcConfig { slow_start: t, initial_cwnd: 10.0, initial_ssthresh: 10.0, ..CcConfig::default() };
+    let cfg = |t| CcConfig {
+        slow_start: t,
+        initial_cwnd: 10.0,
+        initial_ssthresh: 10.0,
+        ..CcConfig::default()
+    };
     let less = Controller::new(Algorithm::Reno, cfg(SlowStartTest::Less), 1);
     let le = Controller::new(Algorithm::Reno, cfg(SlowStartTest::LessOrEqual), 1);
     assert!(!less.in_slow_start(0));
@@ -91,7 +111,14 @@ fn slow_start_test_at_equality() {
     let mut le = le;
     le.on_ack(0, 0, ack(3.0), SubflowSet::all(1));
     assert_eq!(le.cwnd(0), 11.0 + 2.0 / 11.0);
-    let mut c = Controller::new(Algorithm::Reno, CcConfig { initial_ssthresh: 12.0, ..CcConfig::default() }, 1);
+    let mut c = Controller::new(
+        Algorithm::Reno,
+        CcConfig {
+            initial_ssthresh: 12.0,
+            ..CcConfig::default()
+        },
+        1,
+    );
     c.on_ack(0, 0, ack(4.0), SubflowSet::all(1));
     assert_eq!(c.cwnd(0), 12.0 + 2.0 / 12.0);
 }
@@ -101,7 +128,10 @@ fn ecn_reduces_once_per_rtt_without_recovery() {
     let mut c = reno();
     c.on_ack(0, 0, ack(10.0), SubflowSet::all(1)); // srtt = 100 ms, cwnd 20
     c.on_ecn(0, 1, 20.0, SubflowSet::all(1));
-    assert_eq!((c.cwnd(0), c.ssthresh(0), c.in_recovery(0)), (10.0, 10.0, false));
+    assert_eq!(
+        (c.cwnd(0), c.ssthresh(0), c.in_recovery(0)),
+        (10.0, 10.0, false)
+    );
     c.on_ecn(0, 50 * MS, 10.0, SubflowSet::all(1));
     assert_eq!(c.cwnd(0), 10.0, "second mark within one RTT ignored");
     c.on_ecn(0, 101 * MS, 10.0, SubflowSet::all(1));
@@ -110,7 +140,10 @@ fn ecn_reduces_once_per_rtt_without_recovery() {
 
 #[test]
 fn fixed_min_ssthresh() {
-    let cfg = CcConfig { min_ssthresh: MinSsthresh::Fixed(1.0), ..CcConfig::default() };
+    let cfg = CcConfig {
+        min_ssthresh: MinSsthresh::Fixed(1.0),
+        ..CcConfig::default()
+    };
     let mut c = Controller::new(Algorithm::Reno, cfg, 1);
     c.on_fast_retransmit(0, 0, 1.0, SubflowSet::all(1));
     assert_eq!(c.ssthresh(0), 1.0);

@@ -59,5 +59,9 @@ fn backoff_doubles_up_to_max_and_a_sample_ends_it() {
     }
     assert_eq!(e.rto(), 60 * S); // (2.5) maximum
     e.on_sample(100 * MS);
-    assert!(e.rto() < 600 * MS, "a new measurement recomputes the RTO: {}", e.rto());
+    assert!(
+        e.rto() < 600 * MS,
+        "a new measurement recomputes the RTO: {}",
+        e.rto()
+    );
 }

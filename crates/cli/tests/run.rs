@@ -36,6 +36,9 @@ fn bad_input_exits_2_naming_file_line_and_field_without_output() {
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("--set links.bn.delay=-3ms: links.bn.delay: must not be negative"), "{err}");
     assert!(!out.exists());
+    for f in [file, good] {
+        std::fs::remove_dir_all(f.parent().unwrap()).unwrap();
+    }
 }
 
 #[test]

@@ -51,6 +51,9 @@ impl FilterParams {
     }
 
     pub fn validate(&self) -> Result<(), String> {
+        if self.window > u16::MAX as usize {
+            return Err(format!("decision_window: at most {}, got {}", u16::MAX, self.window));
+        }
         if self.threshold > self.window {
             return Err(format!("decision_threshold: must not exceed decision_window ({})", self.window));
         }
@@ -92,6 +95,9 @@ pub struct DecisionFilter {
 impl DecisionFilter {
     pub fn new(params: FilterParams, n_flows: usize) -> Self {
         assert!(params.window >= 1 && params.threshold >= 1, "decision filter needs window and threshold >= 1");
+        if let Err(e) = params.validate() {
+            panic!("invalid decision filter parameters: {e}");
+        }
         DecisionFilter {
             p: params,
             n: n_flows,

@@ -141,6 +141,9 @@ impl SbdParams {
                     return Err(format!("t_ms: expected a positive number of milliseconds, got '{value}'"));
                 }
                 self.t_ns = (v * 1e6).round() as u64;
+                if self.t_ns == 0 {
+                    return Err(format!("t_ms: at least 0.000001 ms, got '{value}'"));
+                }
             }
             "n" => self.n = count()?,
             "m" => self.m = count()?,

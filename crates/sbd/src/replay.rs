@@ -46,22 +46,26 @@ pub fn owd_events(rows: &[OwdRow], n_flows: usize) -> (Vec<Event>, i64) {
         for &i in idx.iter() {
             let r = &rows[i];
             if r.lost {
-                timed.push((r.send_us + offset, i, Event::Loss { flow, now_ns: 0 }));
+                timed.push((r.send_us.saturating_add(offset), i, Event::Loss { flow, now_ns: 0 }));
             } else {
-                offset = r.recv_us - r.send_us;
-                timed.push((r.recv_us, i, Event::Owd { flow, now_ns: 0, owd_ns: (offset - base_owd) * 1000 }));
+                offset = r.recv_us.saturating_sub(r.send_us);
+                let owd_ns = offset.saturating_sub(base_owd).saturating_mul(1000);
+                timed.push((r.recv_us, i, Event::Owd { flow, now_ns: 0, owd_ns }));
             }
         }
     }
     finish(timed)
 }
 
-/// Sender-side events of RTT rows, ordered by ACK time.
+/// Sender-side events of RTT rows, ordered by ACK time. Times saturate rather than wrap, so a
+/// wild timestamp shows up as a huge span (which callers should refuse), never as a panic.
 pub fn rtt_events(rows: &[RttRow]) -> (Vec<Event>, i64) {
     let timed = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| (r.ack_us, i, Event::Rtt { flow: r.flow, now_ns: 0, rtt_ns: r.rtt_us.max(0) as u64 * 1000 }))
+        .map(|(i, r)| {
+            (r.ack_us, i, Event::Rtt { flow: r.flow, now_ns: 0, rtt_ns: (r.rtt_us.max(0) as u64).saturating_mul(1000) })
+        })
         .collect();
     finish(timed)
 }
@@ -72,7 +76,7 @@ fn finish(mut timed: Vec<(i64, usize, Event)>) -> (Vec<Event>, i64) {
     let events = timed
         .into_iter()
         .map(|(t, _, e)| {
-            let now_ns = (t - origin) as u64 * 1000;
+            let now_ns = (t as i128 - origin as i128).clamp(0, u64::MAX as i128 / 1000) as u64 * 1000;
             match e {
                 Event::Owd { flow, owd_ns, .. } => Event::Owd { flow, now_ns, owd_ns },
                 Event::Loss { flow, .. } => Event::Loss { flow, now_ns },

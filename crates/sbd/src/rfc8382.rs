@@ -249,8 +249,11 @@ impl Rfc8382Detector {
             c.total[head] = total;
             let pkt_loss = if c.total_sum > 0 { c.lost_sum as f64 / c.total_sum as f64 } else { 0.0 };
 
-            // Step 1 of §3.3.1 with c_h hysteresis; it gates noise removal (§4.2).
-            let bottlenecked = skew_est < p.c_s || (skew_est < p.c_h && c.was_bottlenecked) || pkt_loss > p.p_l;
+            // Step 1 of §3.3.1 with c_h hysteresis; it gates noise removal (§4.2). A flow without
+            // samples in the last M intervals has no skew evidence (skew_est = 0 would pass
+            // c_s = +0.1 of the RFC preset).
+            let skewed = wn > 0 && (skew_est < p.c_s || (skew_est < p.c_h && c.was_bottlenecked));
+            let bottlenecked = skewed || pkt_loss > p.p_l;
             c.was_bottlenecked = bottlenecked;
 
             // var_est (MAD) over M, F-weighted; §4.2 drops intervals of non-bottlenecked flows

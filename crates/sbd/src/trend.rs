@@ -61,7 +61,13 @@ impl TrendParams {
             "delta_ms" => self.delta_ms = positive("number of milliseconds")?,
             "epsilon" => self.epsilon = positive("number")?,
             "tau_ms" => self.tau_ms = positive("number of milliseconds")?,
-            "period_ms" => self.period_ns = (positive("number of milliseconds")? * 1e6).round() as u64,
+            "period_ms" => {
+                let ms = positive("number of milliseconds")?;
+                if ms < 0.001 {
+                    return Err(format!("period_ms: expected at least 0.001, got '{value}'"));
+                }
+                self.period_ns = (ms * 1e6).round() as u64;
+            }
             "min_points" => {
                 if v < 2.0 || v.fract() != 0.0 {
                     return Err(format!("min_points: expected an integer >= 2, got '{value}'"));

@@ -50,6 +50,32 @@ fn skew_mad_crossings_and_loss_by_hand() {
 }
 
 #[test]
+fn skew_est_uses_the_responsiveness_weights() {
+    // M = N = 3, F = 1: weights 3, 2, 1 from the newest interval (RFC 8382 §4.1).
+    let p = SbdParams { m: 3, n: 3, f: 1, ..tiny() };
+    let mut det = Rfc8382Detector::new(p, 1);
+    feed(&mut det, 0, &[10, 10]); // no mean yet: 0 votes, 2 samples
+    feed(&mut det, S, &[5, 20, 20]); // mean 10: +1 -1 -1
+    feed(&mut det, 2 * S, &[0]); // mean (10 + 15) / 2: +1
+    while det.poll(3 * S).is_some() {}
+    let s = det.flow_stats()[0];
+    // Σ w·votes = 3·(+1) + 2·(−1) + 1·0; Σ w·n = 3·1 + 2·3 + 1·2.
+    let expected = (3.0 - 2.0) / (3.0 + 6.0 + 2.0);
+    assert!((s.skew_est - expected).abs() < 1e-12, "{} vs {expected}", s.skew_est);
+}
+
+#[test]
+fn a_silent_flow_is_not_bottlenecked_even_with_a_positive_c_s() {
+    let mut det = Rfc8382Detector::new(SbdParams { min_intervals: 1, ..SbdParams::rfc8382() }, 2);
+    for k in 0..5u64 {
+        feed(&mut det, k * 350_000_000, &[20_000_000, 20_000_000]);
+    }
+    let o = det.poll(5 * 350_000_000).expect("an observation").clone();
+    assert_eq!(o.groups[1], 0);
+    assert!(!det.flow_stats()[1].bottlenecked);
+}
+
+#[test]
 fn mad_samples_after_an_empty_interval_are_skipped() {
     let mut det = Rfc8382Detector::new(tiny(), 1);
     feed(&mut det, 0, &[10]);

@@ -318,8 +318,8 @@ fn decode_tcp(f: &Fields) -> Result<TcpSpec> {
         f.only_with("size", "traffic = \"finite\"")?;
     }
     let traffic = match traffic.as_str() {
-        "rate-limited" => TcpTraffic::RateLimited { rate_bps: f.rate("rate")?.ok_or_else(|| f.missing("rate", crate::units::RATE_EXPECTED))? },
-        "finite" => TcpTraffic::Finite { bytes: f.size("size")?.ok_or_else(|| f.missing("size", crate::units::SIZE_EXPECTED))? },
+        "rate-limited" => TcpTraffic::RateLimited { bps: f.rate("rate")?.ok_or_else(|| f.missing("rate", crate::units::RATE_EXPECTED))? },
+        "finite" => TcpTraffic::Bytes(f.size("size")?.ok_or_else(|| f.missing("size", crate::units::SIZE_EXPECTED))?),
         _ => TcpTraffic::Bulk,
     };
     let packet_size = wire_size(f, "packet_size", 1500)?;

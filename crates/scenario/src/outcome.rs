@@ -51,8 +51,9 @@ pub struct Outcome {
     pub links: Vec<LinkOutcome>,
     /// Index into `links` of the bottleneck's forward direction.
     pub bottleneck: Option<usize>,
-    /// Data packets that crossed the bottleneck over the whole run (warm-up included), the
-    /// numerator of the speed benchmarks' packets-per-second.
+    /// Packets that left the bottleneck's forward queue over the whole run (warm-up
+    /// included): data packets, plus ACKs of flows whose ACKs return that way. The numerator
+    /// of the speed benchmarks' packets-per-second.
     pub bottleneck_data_packets: Option<u64>,
     pub events: u64,
     pub series: Series,

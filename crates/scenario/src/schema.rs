@@ -2,6 +2,8 @@
 //! (picoseconds, bits per second, bytes). `docs/scenarios.md` documents the file format.
 
 use crate::fields::Located;
+/// Loss recovery and TCP traffic are the simulator's own types: the file names them 1:1.
+pub use pathpool_sim::{Recovery, TcpTraffic};
 
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -98,19 +100,6 @@ pub struct TcpSpec {
     pub initial_window: f64,
     pub min_rto: u64,
     pub traffic: TcpTraffic,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Recovery {
-    NewReno,
-    Sack,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TcpTraffic {
-    Bulk,
-    RateLimited { rate_bps: u64 },
-    Finite { bytes: u64 },
 }
 
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 use crate::error::ScenarioError;
 use crate::outcome::{FlowOutcome, LinkOutcome, Outcome, Series};
 use crate::progress::Progress;
-use crate::schema::{Buffer, DirectionSpec, FlowKind, QueueSpec, Recovery, TcpTraffic, UdpPattern};
+use crate::schema::{Buffer, DirectionSpec, FlowKind, QueueSpec, TcpTraffic, UdpPattern};
 use crate::topology::Hop;
 use crate::units::seconds;
 use crate::Loaded;
@@ -82,20 +82,13 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
                 let mut cfg = sim::TcpFlowConfig::new(elements(&flow.route), elements(&flow.reverse_route));
                 cfg.cc = t.cc;
                 cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
-                cfg.recovery = match t.recovery {
-                    Recovery::NewReno => sim::Recovery::NewReno,
-                    Recovery::Sack => sim::Recovery::Sack,
-                };
+                cfg.recovery = t.recovery;
                 cfg.delayed_ack = t.delayed_ack.then_some(sim::TcpFlowConfig::DEFAULT_DELAYED_ACK);
                 cfg.mss_bytes = t.packet_size as u32;
                 cfg.ack_bytes = t.ack_size as u32;
                 cfg.min_rto = t.min_rto;
                 cfg.max_rto = cfg.max_rto.max(t.min_rto);
-                cfg.traffic = match t.traffic {
-                    TcpTraffic::Bulk => sim::TcpTraffic::Bulk,
-                    TcpTraffic::RateLimited { rate_bps } => sim::TcpTraffic::RateLimited { bps: rate_bps },
-                    TcpTraffic::Finite { bytes } => sim::TcpTraffic::Bytes(bytes),
-                };
+                cfg.traffic = t.traffic;
                 cfg.start = flow.start;
                 cfg.stop = flow.stop;
                 bulk.push(t.traffic == TcpTraffic::Bulk);

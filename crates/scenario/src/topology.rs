@@ -191,7 +191,7 @@ impl Graph {
                 }
                 None => {
                     let one_way = self.edges.get(&(pair[1].clone(), pair[0].clone())).map(|h| self.names[h[0].link].clone());
-                    let note = one_way.map_or(String::new(), |n| format!("; link \"{n}\" is one-way, the other way"));
+                    let note = one_way.map_or(String::new(), |n| format!("; link \"{n}\" is one-way, from \"{}\" to \"{}\"", pair[1], pair[0]));
                     return Err(field.error(src, format!("no link goes from \"{}\" to \"{}\"{which}{note}", pair[0], pair[1])));
                 }
             }

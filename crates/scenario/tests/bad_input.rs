@@ -119,7 +119,7 @@ fn an_endpoint_with_no_route_back() {
     let text = GOOD.replace("buffer = 100", "buffer = 100\none_way = true");
     let e = err(&text, &[]);
     assert_at(&e, &text, "route", "flows.bulk.route", "no route back from the receiver \"right\" to the sender \"left\"");
-    assert!(e.message.contains("link \"bottleneck\" is one-way"), "{e}");
+    assert!(e.message.contains("link \"bottleneck\" is one-way, from \"left\" to \"right\""), "{e}");
 }
 
 #[test]

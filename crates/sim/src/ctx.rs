@@ -1,7 +1,5 @@
 //! What an element may touch while it handles a packet or an event.
 
-use std::collections::VecDeque;
-
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Packet, PacketId};
 use crate::pool::PacketPool;
@@ -14,7 +12,7 @@ pub struct Ctx<'a> {
     pub events: &'a mut EventQueue,
     pub pool: &'a mut PacketPool,
     /// Packets to move to the next element of their route, in order.
-    pub outbox: &'a mut VecDeque<PacketId>,
+    pub outbox: &'a mut Vec<PacketId>,
 }
 
 impl Ctx<'_> {
@@ -27,12 +25,12 @@ impl Ctx<'_> {
     #[inline]
     pub fn send_new(&mut self, p: Packet) {
         let id = self.pool.alloc(p);
-        self.outbox.push_back(id);
+        self.outbox.push(id);
     }
 
     /// Sends an existing packet to the next element of its route.
     #[inline]
     pub fn forward(&mut self, id: PacketId) {
-        self.outbox.push_back(id);
+        self.outbox.push(id);
     }
 }

@@ -43,9 +43,88 @@ impl Event {
     }
 }
 
-/// Min-heap of events keyed by (time, seq).
+impl EventKind {
+    /// Packet events (service completions, pipe arrivals) happen once per packet and hop;
+    /// timers are re-armed lazily and mostly sit waiting.
+    #[inline(always)]
+    fn is_packet_event(self) -> bool {
+        matches!(self, EventKind::QueueService | EventKind::PipeArrival)
+    }
+}
+
+/// Binary min-heap of events keyed by (time, seq).
+struct Heap {
+    items: Vec<Event>,
+}
+
+impl Heap {
+    fn new() -> Self {
+        Heap { items: Vec::with_capacity(1024) }
+    }
+
+    #[inline(always)]
+    fn first(&self) -> Option<&Event> {
+        self.items.first()
+    }
+
+    #[inline]
+    fn push(&mut self, ev: Event) {
+        self.items.push(ev);
+        self.sift_up(self.items.len() - 1, ev);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Event {
+        let first = self.items[0];
+        let last = self.items.pop().expect("non-empty");
+        if !self.items.is_empty() {
+            self.sift_down_from_root(last);
+        }
+        first
+    }
+
+    #[inline]
+    fn sift_up(&mut self, mut i: usize, ev: Event) {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if ev.before(&self.items[parent]) {
+                self.items[i] = self.items[parent];
+                i = parent;
+            } else {
+                break;
+            }
+        }
+        self.items[i] = ev;
+    }
+
+    /// Places `ev` (the former last element) starting from the root: walk the hole down to a
+    /// leaf along the smaller children, then sift `ev` up from there (Floyd's trick, fewer
+    /// comparisons than the textbook sift-down since `ev` usually belongs near the bottom).
+    #[inline]
+    fn sift_down_from_root(&mut self, ev: Event) {
+        let n = self.items.len();
+        let mut hole = 0;
+        loop {
+            let left = 2 * hole + 1;
+            if left >= n {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < n && self.items[right].before(&self.items[left]) { right } else { left };
+            self.items[hole] = self.items[child];
+            hole = child;
+        }
+        self.sift_up(hole, ev);
+    }
+}
+
+/// The event queue. Packet events and timers live in two heaps that share one sequence
+/// counter, so the pop order is exactly that of a single (time, seq) heap; but the heap
+/// the per-packet work touches holds only a few events per queue and pipe, while the
+/// timers of thousands of flows wait in the other.
 pub struct EventQueue {
-    heap: Vec<Event>,
+    packets: Heap,
+    timers: Heap,
     next_seq: u64,
     processed: u64,
 }
@@ -58,15 +137,15 @@ impl Default for EventQueue {
 
 impl EventQueue {
     pub fn new() -> Self {
-        EventQueue { heap: Vec::with_capacity(1024), next_seq: 0, processed: 0 }
+        EventQueue { packets: Heap::new(), timers: Heap::new(), next_seq: 0, processed: 0 }
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.packets.items.len() + self.timers.items.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 
     /// Number of events popped so far.
@@ -78,65 +157,36 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, target: u32, kind: EventKind) {
         let ev = Event { time, seq: self.next_seq, target, kind };
         self.next_seq += 1;
-        self.heap.push(ev);
-        self.sift_up(self.heap.len() - 1);
+        if kind.is_packet_event() {
+            self.packets.push(ev);
+        } else {
+            self.timers.push(ev);
+        }
     }
 
     /// Time of the earliest event, if any.
-    #[inline]
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.first().map(|e| e.time)
+        match (self.packets.first(), self.timers.first()) {
+            (Some(a), Some(b)) => Some(a.time.min(b.time)),
+            (a, b) => a.or(b).map(|e| e.time),
+        }
     }
 
     /// Removes and returns the earliest event if it is due at or before `limit`.
     #[inline]
     pub fn pop_until(&mut self, limit: Time) -> Option<Event> {
-        let first = *self.heap.first()?;
-        if first.time > limit {
+        let from_timers = match (self.packets.first(), self.timers.first()) {
+            (Some(p), Some(t)) => t.before(p),
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => return None,
+        };
+        let heap = if from_timers { &mut self.timers } else { &mut self.packets };
+        if heap.items[0].time > limit {
             return None;
         }
-        let last = self.heap.pop().expect("non-empty");
-        if !self.heap.is_empty() {
-            self.sift_down_from_root(last);
-        }
         self.processed += 1;
-        Some(first)
-    }
-
-    #[inline]
-    fn sift_up(&mut self, mut i: usize) {
-        let ev = self.heap[i];
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            if ev.before(&self.heap[parent]) {
-                self.heap[i] = self.heap[parent];
-                i = parent;
-            } else {
-                break;
-            }
-        }
-        self.heap[i] = ev;
-    }
-
-    /// Places `ev` (the former last element) starting from the root: walk the hole down to a
-    /// leaf along the smaller children, then sift `ev` up from there (Floyd's trick, fewer
-    /// comparisons than the textbook sift-down since `ev` usually belongs near the bottom).
-    #[inline]
-    fn sift_down_from_root(&mut self, ev: Event) {
-        let n = self.heap.len();
-        let mut hole = 0;
-        loop {
-            let left = 2 * hole + 1;
-            if left >= n {
-                break;
-            }
-            let right = left + 1;
-            let child = if right < n && self.heap[right].before(&self.heap[left]) { right } else { left };
-            self.heap[hole] = self.heap[child];
-            hole = child;
-        }
-        self.heap[hole] = ev;
-        self.sift_up(hole);
+        Some(heap.pop())
     }
 }
 
@@ -145,11 +195,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pops_in_time_then_insertion_order() {
+    fn pops_in_time_then_insertion_order_across_both_heaps() {
         let mut q = EventQueue::new();
-        let times = [50u64, 10, 30, 10, 70, 30, 10, 0, 99, 50];
+        let times = [50u64, 10, 30, 10, 70, 30, 10, 0, 99, 50, 10, 30];
         for (i, &t) in times.iter().enumerate() {
-            q.schedule(t, i as u32, EventKind::Probe);
+            let kind = if i % 3 == 0 { EventKind::PipeArrival } else { EventKind::TcpRto };
+            q.schedule(t, i as u32, kind);
         }
         let mut out = Vec::new();
         while let Some(e) = q.pop_until(u64::MAX) {

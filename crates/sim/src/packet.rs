@@ -29,7 +29,9 @@ pub struct SackBlock {
 /// SACK blocks carried per ACK (RFC 2018 allows 4 without, 3 with timestamps).
 pub const MAX_SACK_BLOCKS: usize = 3;
 
+/// One cache line: a packet that waited in a queue or a pipe costs one miss to read.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 pub struct Packet {
     /// Data: segment number. ACK: cumulative ACK (next segment expected).
     pub seq: u64,
@@ -43,8 +45,9 @@ pub struct Packet {
     pub size_bytes: u32,
     /// The flow this packet belongs to (index into the simulation's flow table).
     pub flow: u32,
-    pub n_sack: u8,
-    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    n_sack: u8,
+    /// SACK blocks as (start, end) offsets above the cumulative ACK in `seq`.
+    sack: [[u32; 2]; MAX_SACK_BLOCKS],
 }
 
 impl Packet {
@@ -58,10 +61,25 @@ impl Packet {
         size_bytes: 0,
         flow: 0,
         n_sack: 0,
-        sack: [SackBlock { start: 0, end: 0 }; MAX_SACK_BLOCKS],
+        sack: [[0; 2]; MAX_SACK_BLOCKS],
     };
 
-    pub fn sack_blocks(&self) -> &[SackBlock] {
-        &self.sack[..self.n_sack as usize]
+    pub fn sack_count(&self) -> usize {
+        self.n_sack as usize
+    }
+
+    /// SACK block `i` (< `sack_count()`) in absolute segment numbers.
+    pub fn sack_block(&self, i: usize) -> SackBlock {
+        let [s, e] = self.sack[i];
+        SackBlock { start: self.seq + s as u64, end: self.seq + e as u64 }
+    }
+
+    /// Stores SACK blocks; set `seq` (the cumulative ACK) first. Blocks lie above it.
+    pub fn set_sack(&mut self, blocks: &[SackBlock]) {
+        let n = blocks.len().min(MAX_SACK_BLOCKS);
+        for (dst, b) in self.sack.iter_mut().zip(&blocks[..n]) {
+            *dst = [(b.start.saturating_sub(self.seq)) as u32, (b.end.saturating_sub(self.seq)) as u32];
+        }
+        self.n_sack = n as u8;
     }
 }

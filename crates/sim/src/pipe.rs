@@ -9,7 +9,8 @@ use crate::time::Time;
 
 pub struct Pipe {
     delay: Time,
-    in_flight: VecDeque<(Time, PacketId)>,
+    /// (due time, packet, element the packet visits next).
+    in_flight: VecDeque<(Time, PacketId, u32)>,
 }
 
 impl Pipe {
@@ -18,21 +19,24 @@ impl Pipe {
     }
 
     #[inline]
-    pub fn arrive(&mut self, id: PacketId, now: Time, me: u32, events: &mut EventQueue) {
+    pub fn arrive(&mut self, id: PacketId, next_element: u32, now: Time, me: u32, events: &mut EventQueue) {
         let due = now + self.delay;
         if self.in_flight.is_empty() {
             events.schedule(due, me, EventKind::PipeArrival);
         }
-        self.in_flight.push_back((due, id));
+        self.in_flight.push_back((due, id, next_element));
     }
 
-    /// The head reached the far end: returns it and schedules the next head.
+    /// The head reached the far end: returns it and schedules the next head, whose packet
+    /// and next element are returned too (the caller prefetches them: after a propagation
+    /// delay they are no longer in cache).
     #[inline]
-    pub fn deliver_head(&mut self, me: u32, events: &mut EventQueue) -> PacketId {
-        let (_, id) = self.in_flight.pop_front().expect("pipe event with nothing in flight");
-        if let Some(&(due, _)) = self.in_flight.front() {
+    pub fn deliver_head(&mut self, me: u32, events: &mut EventQueue) -> (PacketId, Option<(PacketId, u32)>) {
+        let (_, id, _) = self.in_flight.pop_front().expect("pipe event with nothing in flight");
+        let next = self.in_flight.front().map(|&(due, next_id, next_el)| {
             events.schedule(due, me, EventKind::PipeArrival);
-        }
-        id
+            (next_id, next_el)
+        });
+        (id, next)
     }
 }

@@ -39,6 +39,14 @@ impl PacketPool {
         self.free.push(id);
     }
 
+    /// Hints the CPU to load packet `id` into cache.
+    #[inline(always)]
+    pub fn prefetch(&self, id: PacketId) {
+        if let Some(p) = self.packets.get(id as usize) {
+            prefetch(p as *const Packet as *const u8);
+        }
+    }
+
     #[inline(always)]
     pub fn get(&self, id: PacketId) -> &Packet {
         &self.packets[id as usize]
@@ -58,4 +66,16 @@ impl PacketPool {
     pub fn high_water(&self) -> usize {
         self.packets.len()
     }
+}
+
+/// A read prefetch of the cache line at `ptr` (no effect on other architectures).
+#[inline(always)]
+pub fn prefetch(ptr: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults, whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(ptr as *const i8, core::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
 }

@@ -76,6 +76,15 @@ impl Config {
         }
     }
 
+    /// Time between evaluations, ns.
+    fn step_ns(&self) -> u64 {
+        match self {
+            Config::Sbd(p, _) => p.t_ns,
+            Config::Tr(p) => p.period_ns,
+        }
+        .max(1)
+    }
+
     /// Trace time needed before the first observation, ns.
     fn warmup_ns(&self) -> u64 {
         match self {
@@ -107,6 +116,22 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
         }
     };
     let span_ns = events.last().map_or(0, |e| e.now_ns());
+    // A wild timestamp would make the detector step through billions of empty intervals.
+    const MAX_SPAN_NS: u64 = 30 * 86_400 * 1_000_000_000;
+    if span_ns > MAX_SPAN_NS {
+        return Err(CliError::usage(format!(
+            "--input '{name}': the timestamps span {:.0} s; at most 30 days (2592000 s) are accepted: check for a malformed time",
+            span_ns as f64 / 1e9
+        )));
+    }
+    if span_ns / cfg.step_ns() > 50_000_000 {
+        return Err(CliError::usage(format!(
+            "--param: {:.0} s of trace in steps of {} ns would be {} evaluations; at most 50000000",
+            span_ns as f64 / 1e9,
+            cfg.step_ns(),
+            span_ns / cfg.step_ns()
+        )));
+    }
     let replay = match &cfg {
         Config::Sbd(p, f) => run_rfc8382(&events, p.clone(), *f, n),
         Config::Tr(p) => run_trend(&events, *p, n),
@@ -203,4 +228,60 @@ fn summary(
         "decisions": replay.decisions.len(),
         "decisions_are_observations": matches!(args.detector, DetectorKind::Tr),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::tracegen::{self, Bottleneck, TracegenArgs};
+
+    fn detect(input: PathBuf, detector: DetectorKind, out: PathBuf) -> Result<(), CliError> {
+        run(DetectArgs { input, detector, params: vec![], out })
+    }
+
+    #[test]
+    fn rows_in_any_order_give_identical_output() {
+        let dir = std::env::temp_dir().join(format!("pathpool-detect-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        tracegen::run(TracegenArgs {
+            flows: 2,
+            bottleneck: Bottleneck::Separate,
+            duration: 30.0,
+            rate: 200.0,
+            seed: 3,
+            noise_ms: 0.5,
+            clock_offset_us: 5_000_000,
+            clock_skew_ppm: 0.0,
+            out: dir.join("trace"),
+        })
+        .unwrap();
+        for (file, kind) in [("owd.csv", DetectorKind::MptcpSbd), ("rtt.csv", DetectorKind::Tr)] {
+            let text = std::fs::read_to_string(dir.join("trace").join(file)).unwrap();
+            let mut lines: Vec<&str> = text.lines().collect();
+            lines[1..].reverse();
+            let reversed = dir.join(format!("reversed-{file}"));
+            std::fs::write(&reversed, lines.join("\n") + "\n").unwrap();
+            detect(dir.join("trace").join(file), kind, dir.join("a")).unwrap();
+            detect(reversed, kind, dir.join("b")).unwrap();
+            for out in ["observations.csv", "decisions.csv"] {
+                let a = std::fs::read_to_string(dir.join("a").join(out)).unwrap();
+                let b = std::fs::read_to_string(dir.join("b").join(out)).unwrap();
+                assert!(a.starts_with("time_s,flow,group\n") && a.lines().count() > 10, "{file}: {out}");
+                assert_eq!(a, b, "{file}: {out}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_too_short_trace_is_refused_without_output() {
+        let dir = std::env::temp_dir().join(format!("pathpool-detect-short-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("short.csv");
+        std::fs::write(&input, "flow,send_time_us,recv_time_us\na,0,100\na,1000,1100\n").unwrap();
+        let e = detect(input, DetectorKind::Rfc8382, dir.join("out")).unwrap_err().to_string();
+        assert!(e.contains("warm-up") && e.contains("21.000 s"), "{e}");
+        assert!(!dir.join("out").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

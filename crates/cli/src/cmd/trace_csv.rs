@@ -1,8 +1,8 @@
 //! The packet-trace CSV formats shared by `detect` (reads) and `tracegen` (writes):
 //! one-way delay `flow,send_time_us,recv_time_us[,lost]` (receiver log; clocks need not be
 //! synchronised; `lost` = 1 marks a lost packet whose recv_time is ignored) or round trip
-//! `flow,ack_time_us,rtt_us` (sender log). Flow ids are arbitrary strings, numbered in order
-//! of first appearance.
+//! `flow,ack_time_us,rtt_us` (sender log). Flow ids are arbitrary strings, numbered in their
+//! sorted (byte) order, so the result does not depend on the order of the rows.
 
 use crate::error::CliError;
 use pathpool_sbd::tracegen::{OwdRow, RttRow};
@@ -18,7 +18,7 @@ pub enum TraceRows {
 
 pub struct TraceFile {
     pub rows: TraceRows,
-    /// Flow ids in order of first appearance (index = flow number).
+    /// Flow ids in sorted order (index = flow number).
     pub flows: Vec<String>,
 }
 
@@ -38,10 +38,12 @@ pub fn read(flag: &str, path: &Path) -> Result<TraceFile, CliError> {
     let owd = match header.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["flow", "send_time_us", "recv_time_us"] | ["flow", "send_time_us", "recv_time_us", "lost"] => true,
         ["flow", "ack_time_us", "rtt_us"] => false,
-        _ => return Err(CliError::usage(format!(
+        _ => {
+            return Err(CliError::usage(format!(
             "{flag} '{name}': line 1: expected the header '{OWD_HEADER}' (lost optional) or '{RTT_HEADER}', got '{}'",
             header.join(",")
-        ))),
+        )))
+        }
     };
     let mut flows: Vec<String> = Vec::new();
     let mut index = std::collections::BTreeMap::new();
@@ -88,8 +90,14 @@ pub fn read(flag: &str, path: &Path) -> Result<TraceFile, CliError> {
     if flows.is_empty() {
         return Err(CliError::usage(format!("{flag} '{name}': no data rows after the header")));
     }
+    // Renumber by sorted id.
+    let mut sorted = flows.clone();
+    sorted.sort();
+    let rank: Vec<usize> = flows.iter().map(|f| sorted.binary_search(f).expect("present")).collect();
+    owd_rows.iter_mut().for_each(|r| r.flow = rank[r.flow]);
+    rtt_rows.iter_mut().for_each(|r| r.flow = rank[r.flow]);
     let rows = if owd { TraceRows::Owd(owd_rows) } else { TraceRows::Rtt(rtt_rows) };
-    Ok(TraceFile { rows, flows })
+    Ok(TraceFile { rows, flows: sorted })
 }
 
 /// Writes one-way-delay rows with flow ids `names[row.flow]`.
@@ -156,12 +164,13 @@ mod tests {
     }
 
     #[test]
-    fn flows_are_numbered_by_first_appearance_and_lost_rows_skip_recv_time() {
+    fn flows_are_numbered_in_sorted_order_and_lost_rows_skip_recv_time() {
         let path = file("f", "flow,send_time_us,recv_time_us,lost\nsf-b,1,100,0\nsf-a,2,,1\nsf-b,3,103,0\n");
         let t = read("--input", &path).unwrap();
         let _ = std::fs::remove_file(path);
-        assert_eq!(t.flows, ["sf-b", "sf-a"]);
+        assert_eq!(t.flows, ["sf-a", "sf-b"]);
         let TraceRows::Owd(rows) = t.rows else { panic!("one-way-delay form expected") };
-        assert_eq!(rows[1], OwdRow { flow: 1, send_us: 2, recv_us: 0, lost: true });
+        assert_eq!(rows[0].flow, 1);
+        assert_eq!(rows[1], OwdRow { flow: 0, send_us: 2, recv_us: 0, lost: true });
     }
 }

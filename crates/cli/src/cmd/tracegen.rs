@@ -48,8 +48,8 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     if !(1..=64).contains(&a.flows) {
         return Err(CliError::usage(format!("--flows: expected 1 to 64, got {}", a.flows)));
     }
-    if !(a.duration > 0.0 && a.duration <= 86_400.0) {
-        return Err(CliError::usage(format!("--duration: expected seconds in (0, 86400], got {}", a.duration)));
+    if !(a.duration > 0.0 && a.duration <= 3_600.0) {
+        return Err(CliError::usage(format!("--duration: expected seconds in (0, 3600], got {}", a.duration)));
     }
     if !(a.rate > 0.0 && a.rate <= 100_000.0) {
         return Err(CliError::usage(format!("--rate: expected packets per second in (0, 100000], got {}", a.rate)));
@@ -59,6 +59,12 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     }
     if !a.clock_skew_ppm.is_finite() || a.clock_skew_ppm.abs() > 100_000.0 {
         return Err(CliError::usage(format!("--clock-skew-ppm: expected -100000 to 100000, got {}", a.clock_skew_ppm)));
+    }
+    let rows = a.flows as f64 * a.rate * a.duration;
+    if rows > 50e6 {
+        return Err(CliError::usage(format!(
+            "--flows × --rate × --duration: {rows:.0} packets; at most 50000000 (use fewer flows, a lower rate or a shorter trace)"
+        )));
     }
     let cfg = TraceConfig {
         flows: a.flows,

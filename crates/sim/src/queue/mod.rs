@@ -86,8 +86,8 @@ pub struct Queue {
     rate_bps: u64,
     buffer: Buffer,
     policy: Policy,
-    fifo: VecDeque<PacketId>,
-    sizes: VecDeque<u32>,
+    /// Packets and their sizes (kept here so the queue need not touch the packets).
+    fifo: VecDeque<(PacketId, u32)>,
     bytes: u64,
     /// Serialisation time for the last size seen (most packets have one of two sizes).
     cached_size: u32,
@@ -111,7 +111,6 @@ impl Queue {
             buffer: cfg.buffer,
             policy,
             fifo: VecDeque::with_capacity(cap),
-            sizes: VecDeque::with_capacity(cap),
             bytes: 0,
             cached_size: 0,
             cached_time: 0,
@@ -184,8 +183,7 @@ impl Queue {
             return false;
         }
         self.integrate(now);
-        self.fifo.push_back(id);
-        self.sizes.push_back(size);
+        self.fifo.push_back((id, size));
         self.bytes += size as u64;
         if self.fifo.len() == 1 {
             let t = self.service_time(size);
@@ -196,17 +194,19 @@ impl Queue {
 
     /// The head packet finished serialising: removes and returns it, and starts the next.
     #[inline]
-    pub fn complete_service(&mut self, now: Time, me: u32, events: &mut EventQueue) -> PacketId {
+    pub fn complete_service(&mut self, now: Time, me: u32, events: &mut EventQueue, pool: &crate::pool::PacketPool) -> PacketId {
         self.integrate(now);
-        let id = self.fifo.pop_front().expect("service completion on an empty queue");
-        let size = self.sizes.pop_front().expect("sizes track the fifo");
+        let (id, size) = self.fifo.pop_front().expect("service completion on an empty queue");
         self.bytes -= size as u64;
         let st = self.service_time(size);
         let c = &mut self.counters;
         c.departures += 1;
         c.departure_bytes += size as u64;
         c.busy_time += st;
-        if let Some(&next) = self.sizes.front() {
+        if let Some(&(next_id, next)) = self.fifo.front() {
+            // The next packet leaves after its serialisation time; it may have waited long
+            // enough to leave the cache.
+            pool.prefetch(next_id);
             let t = self.service_time(next);
             events.schedule(now + t, me, EventKind::QueueService);
         } else if let Policy::Red(red, _) = &mut self.policy {
@@ -259,7 +259,6 @@ mod tests {
         for i in 0..30_000 {
             if q.arrive(i, 100, 0, 0, &mut ev) {
                 q.fifo.pop_back();
-                q.sizes.pop_back();
                 q.bytes -= 100;
             } else {
                 dropped += 1;
@@ -278,7 +277,7 @@ mod tests {
         }
         let mut out = vec![];
         while let Some(e) = ev.pop_until(u64::MAX) {
-            out.push((q.complete_service(e.time, 7, &mut ev), e.time));
+            out.push((q.complete_service(e.time, 7, &mut ev, &crate::pool::PacketPool::new()), e.time));
         }
         let ms = crate::time::millis(1);
         assert_eq!(out, vec![(0, ms), (1, 2 * ms), (2, 3 * ms)]);

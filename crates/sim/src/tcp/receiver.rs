@@ -129,8 +129,7 @@ impl TcpReceiver {
         p.hop = 0;
         p.size_bytes = self.ack_bytes;
         p.flow = self.flow;
-        p.n_sack = self.n_blocks as u8;
-        p.sack = self.blocks;
+        p.set_sack(&self.blocks[..self.n_blocks]);
         ctx.forward(id);
     }
 

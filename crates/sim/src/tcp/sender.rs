@@ -201,7 +201,8 @@ impl TcpSender {
 
         let mut newly_sacked = 0;
         if self.sack {
-            for b in p.sack_blocks() {
+            for i in 0..p.sack_count() {
+                let b = p.sack_block(i);
                 newly_sacked += self.scoreboard.insert_range(b.start.max(ack), b.end.min(self.high_sent));
             }
         }
