@@ -3,6 +3,7 @@
 (N = 2..5 subflows). The parameters and why they were chosen: docs/ferlin2016.md."""
 
 import os
+import random
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -41,16 +42,38 @@ delay = "{delay}"
 buffer = 1000
 """
 
-# Background per bottleneck (S0 §IV-A, D-ITG mix): a greedy TCP, a rate-limited TCP at
-# 150 pps, two UDP on/off sources (Pareto on, exponential off, 1 to 5 s) at 100 and 150
-# pps during on; 1000 B packets; base RTTs 20 to 80 ms through their own access links.
-BACKGROUND = [
-    # (name, one-way access delay beyond the bottleneck's 10 ms, flow keys)
-    ("bg_greedy", "20ms", 'kind = "tcp"\npacket_size = "1000B"'),
-    ("bg_paced", "5ms", 'kind = "tcp"\npacket_size = "1000B"\ntraffic = "rate-limited"\nrate = "1.2Mbps"'),
-    ("bg_udp_a", "10ms", 'kind = "udp"\npacket_size = "1000B"\ntraffic = "on-off"\nrate = "0.8Mbps"\nmean_on = "2s"\nmean_off = "3s"\npareto_shape = 1.5'),
-    ("bg_udp_b", "30ms", 'kind = "udp"\npacket_size = "1000B"\ntraffic = "on-off"\nrate = "1.2Mbps"\nmean_on = "3s"\nmean_off = "2s"\npareto_shape = 1.5'),
-]
+# Background per bottleneck (S0 §IV-A, D-ITG mix): a greedy TCP, a rate-limited TCP whose
+# rate is drawn from an exponential distribution with mean 150 pps, two UDP on/off sources
+# (Pareto on, exponential off) whose on-rates are drawn from exponential distributions with
+# means between 50 and 150 pps and whose mean on and off times are drawn from 1 to 5 s;
+# 1000 B packets; base RTTs 20 to 80 ms through their own access links. The draws are made
+# once per bottleneck with a fixed generator seed, so every bottleneck has its own load (as
+# independent D-ITG flows gave S0) and the files are reproducible; the simulation seed
+# varies the on/off periods.
+RNG = random.Random(2016)
+PKT_BITS = 1000 * 8
+
+
+def background(i):
+    r = RNG
+    paced = max(20.0, r.expovariate(1 / 150))
+    udp = []
+    for _ in range(2):
+        mean_pps = r.uniform(50, 150)
+        udp.append((max(10.0, r.expovariate(1 / mean_pps)), r.uniform(1, 5), r.uniform(1, 5)))
+    delays = [r.choice([5, 10, 15, 20, 25, 30]) for _ in range(4)]
+    onoff = lambda pps, on, off: (f'kind = "udp"\npacket_size = "1000B"\ntraffic = "on-off"\nrate = "{pps * PKT_BITS / 1e6:.3f}Mbps"\n'
+                                  f'mean_on = "{on:.2f}s"\nmean_off = "{off:.2f}s"\npareto_shape = 1.5')
+    return [
+        # (name, one-way access delay beyond the bottleneck's 10 ms, flow keys)
+        ("bg_greedy", f"{delays[0]}ms", 'kind = "tcp"\npacket_size = "1000B"'),
+        ("bg_paced", f"{delays[1]}ms", f'kind = "tcp"\npacket_size = "1000B"\ntraffic = "rate-limited"\nrate = "{paced * PKT_BITS / 1e6:.3f}Mbps"'),
+        ("bg_udp_a", f"{delays[2]}ms", onoff(*udp[0])),
+        ("bg_udp_b", f"{delays[3]}ms", onoff(*udp[1])),
+    ]
+
+
+BACKGROUND = [background(i) for i in range(5)]
 
 
 def bottleneck_block(i):
@@ -58,7 +81,7 @@ def bottleneck_block(i):
     # The measured TCP flow (20 ms RTT like the subflows).
     out.append(FAST.format(name=f"tcp_in{i}", a=f"t{i}", b=f"l{i}", delay="0.5ms"))
     out.append(FAST.format(name=f"tcp_out{i}", a=f"r{i}", b=f"td{i}", delay="0.5ms"))
-    for name, delay, _ in BACKGROUND:
+    for name, delay, _ in BACKGROUND[i]:
         out.append(FAST.format(name=f"{name}_in{i}", a=f"{name}{i}", b=f"l{i}", delay=delay))
         out.append(FAST.format(name=f"{name}_out{i}", a=f"r{i}", b=f"{name}_sink{i}", delay="0.5ms"))
     return "".join(out)
@@ -73,7 +96,7 @@ cc = "reno"
 competitor = true
 start = "{0.1 + start_offset:.1f}s"
 """]
-    for j, (name, _, keys) in enumerate(BACKGROUND):
+    for j, (name, _, keys) in enumerate(BACKGROUND[i]):
         out.append(f"""
 [[flows]]
 name = "{name}{i}"
