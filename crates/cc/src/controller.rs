@@ -40,20 +40,30 @@ fn non_negative(x: f64) -> f64 {
 }
 
 impl Controller {
-    /// Panics if `n_subflows` is 0 or above [`MAX_SUBFLOWS`] (callers validate their input;
-    /// see also [`CcConfig::validate`]).
+    /// Panics on what [`Controller::try_new`] rejects; callers that handle user input use that.
     pub fn new(algo: Algorithm, cfg: CcConfig, n_subflows: usize) -> Self {
-        assert!(
-            (1..=MAX_SUBFLOWS).contains(&n_subflows),
-            "a connection has 1..={MAX_SUBFLOWS} subflows, got {n_subflows}"
-        );
+        match Controller::try_new(algo, cfg, n_subflows) {
+            Ok(c) => c,
+            Err(e) => panic!("invalid congestion-control setup: {e}"),
+        }
+    }
+
+    /// Checks `cfg` ([`CcConfig::validate`]) and that `n_subflows` is in 1..=64; the error
+    /// names the field and what was expected.
+    pub fn try_new(algo: Algorithm, cfg: CcConfig, n_subflows: usize) -> Result<Self, String> {
+        if !(1..=MAX_SUBFLOWS).contains(&n_subflows) {
+            return Err(format!(
+                "subflows: expected 1..={MAX_SUBFLOWS}, got {n_subflows}"
+            ));
+        }
+        cfg.validate()?;
         let subflows = vec![Subflow::new(&cfg); n_subflows];
-        Controller {
+        Ok(Controller {
             algo,
             cfg,
             subflows,
             alpha: AlphaCache::default(),
-        }
+        })
     }
 
     pub fn algorithm(&self) -> Algorithm {

@@ -80,27 +80,26 @@ pub(crate) fn round_end(
         if diff > p.gamma {
             // Leave slow start: cut to the rate the path carries without queue, plus one.
             cwnd_new = cwnd.min(cwnd * base / rtt + 1.0).max(CWND_FLOOR);
-            ssthresh = ssthresh.min(cwnd_new); // Linux; WV-05 says cwnd - 1 (§11 item 11)
+            // Linux `mptcp_wvegas_ssthresh` and WV-05 agree on cwnd - 1 (§11 item 11).
+            ssthresh = ssthresh.min(cwnd_new - 1.0);
         }
     } else {
         if diff >= w.alpha {
-            // Re-weight: this subflow's share of the connection's rate (WV-05 §3).
+            // Re-weight: this subflow's share of the connection's rate (WV-05 §3). As Linux
+            // `mptcp_wvegas_weight`, other subflows count only while their current round has
+            // RTT samples (rates are those of their last re-weighting).
             w.instant_rate = cwnd / rtt;
-            let total: f64 = set
+            let others: f64 = set
                 .iter()
-                .map(|i| {
-                    if i == sf {
-                        w.instant_rate
-                    } else {
-                        subflows[i].wvegas.instant_rate
-                    }
-                })
+                .filter(|&i| i != sf && subflows[i].wvegas.cnt_rtt > 0)
+                .map(|i| subflows[i].wvegas.instant_rate)
                 .sum();
+            let total = w.instant_rate + others;
             w.alpha = (w.instant_rate / total * p.total_alpha).max(ALPHA_FLOOR);
         }
         if diff > w.alpha {
             cwnd_new = (cwnd - 1.0).max(CWND_FLOOR);
-            ssthresh = ssthresh.min(cwnd_new);
+            ssthresh = ssthresh.min(cwnd_new - 1.0);
         } else if diff < w.alpha {
             cwnd_new = cwnd + 1.0;
         }

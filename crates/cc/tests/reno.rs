@@ -148,3 +148,37 @@ fn fixed_min_ssthresh() {
     c.on_fast_retransmit(0, 0, 1.0, SubflowSet::all(1));
     assert_eq!(c.ssthresh(0), 1.0);
 }
+
+#[test]
+fn bad_setup_is_an_error_naming_the_field() {
+    let err = Controller::try_new(Algorithm::Lia, CcConfig::default(), 0)
+        .err()
+        .unwrap();
+    assert!(err.starts_with("subflows:"), "{err}");
+    assert!(Controller::try_new(Algorithm::Lia, CcConfig::default(), 65).is_err());
+    let cfg = CcConfig {
+        initial_cwnd: 0.5,
+        ..CcConfig::default()
+    };
+    assert!(Controller::try_new(Algorithm::Reno, cfg, 1)
+        .err()
+        .unwrap()
+        .starts_with("initial_cwnd:"));
+    let cfg = CcConfig {
+        min_ssthresh: MinSsthresh::Fixed(f64::NAN),
+        ..CcConfig::default()
+    };
+    assert!(Controller::try_new(Algorithm::Reno, cfg, 1)
+        .err()
+        .unwrap()
+        .starts_with("min_ssthresh:"));
+    let cfg = CcConfig {
+        linked_increases_a: Some(-1.0),
+        ..CcConfig::default()
+    };
+    assert!(Controller::try_new(Algorithm::Reno, cfg, 1)
+        .err()
+        .unwrap()
+        .starts_with("linked_increases_a:"));
+    assert!(Controller::try_new(Algorithm::Olia, CcConfig::s0_replication(), 64).is_ok());
+}

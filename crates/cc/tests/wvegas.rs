@@ -104,29 +104,36 @@ fn few_samples_give_one_reno_step() {
 
 #[test]
 fn subflows_share_total_alpha_by_rate() {
+    let pair = |w0, w1| {
+        with_windows(
+            Algorithm::WVegas,
+            CcConfig::default(),
+            &[100, 100],
+            &[w0, w1],
+        )
+    };
     // Round average (100 + 40 * 120) / 41 = 119.5 ms (the seed sample counts):
     // diff = 60 * 19.5 / 119.5 = 9.8. Alone, alpha = 10 > diff => +1.
     let mut alone = with_windows(Algorithm::WVegas, CcConfig::default(), &[100], &[60.0]);
     round(&mut alone, 0, 120, 40);
     assert_eq!(alone.cwnd(0), 61.0);
     // With a second subflow at a third of its rate, its weight is 3/4 => alpha 7.5 < diff => -1.
-    let mut c = with_windows(
-        Algorithm::WVegas,
-        CcConfig::default(),
-        &[100, 100],
-        &[60.0, 20.0],
-    );
-    round(&mut c, 1, 120, 40); // subflow 1 re-weights first (the only rate known: alpha 10)
+    // Subflow 1 re-weights first (alone it knows only its own rate: alpha 10), then has a
+    // sample in its next round, which is when Linux counts its rate.
+    let mut c = pair(60.0, 20.0);
+    round(&mut c, 1, 120, 40);
+    c.on_ack(1, 0, ack(1.0, 120 * MS), SubflowSet::all(2));
     round(&mut c, 0, 120, 40);
     assert_eq!(c.cwnd(0), 59.0);
-    // Outside the coupling set subflow 1's rate does not count: alpha back to 10.
-    let mut c = with_windows(
-        Algorithm::WVegas,
-        CcConfig::default(),
-        &[100, 100],
-        &[60.0, 20.0],
-    );
+    // No sample in subflow 1's current round: its rate is not counted, alpha 10 => +1.
+    let mut c = pair(60.0, 20.0);
     round(&mut c, 1, 120, 40);
+    round(&mut c, 0, 120, 40);
+    assert_eq!(c.cwnd(0), 61.0);
+    // Outside the coupling set subflow 1's rate does not count either.
+    let mut c = pair(60.0, 20.0);
+    round(&mut c, 1, 120, 40);
+    c.on_ack(1, 0, ack(1.0, 120 * MS), SubflowSet::all(2));
     for _ in 0..40 {
         c.on_ack(0, 0, ack(1.0, 120 * MS), SubflowSet::single(0));
     }
