@@ -18,6 +18,7 @@ fn one_reno_flow_with_a_bdp_buffer_keeps_the_bottleneck_busy() {
     run_measured(&mut d.sim, secs(10), secs(60));
     let q = d.sim.queue_stats(d.bottleneck);
     let f = d.sim.flow_stats(d.flows[0]);
+    eprintln!("one flow: utilisation {:.5}, goodput {:.2} Mb/s, {} drops", q.utilisation, f.throughput_bps / 1e6, q.drops);
     assert!(q.drops > 5, "the flow must probe into losses ({} drops)", q.drops);
     assert!(q.utilisation >= 0.99, "utilisation {}", q.utilisation);
     assert!(f.throughput_bps >= 0.985 * rate as f64, "goodput {}", f.throughput_bps);
@@ -29,9 +30,11 @@ fn one_reno_flow_with_a_bdp_buffer_keeps_the_bottleneck_busy() {
 fn ten_flows_jain(discipline: Discipline, seed: u64) -> (f64, QueueStats) {
     let rate = 100 * MBPS;
     let rtt = ms(20);
-    let mut d = dumbbell(seed, rate, discipline, bdp_packets(rate, rtt), &[rtt; 10], |_, _| {});
+    let mut d = dumbbell(seed, rate, discipline.clone(), bdp_packets(rate, rtt), &[rtt; 10], |_, _| {});
     run_measured(&mut d.sim, secs(20), secs(300));
-    (jain_index(&throughputs(&d.sim, &d.flows)), d.sim.queue_stats(d.bottleneck))
+    let (j, q) = (jain_index(&throughputs(&d.sim, &d.flows)), d.sim.queue_stats(d.bottleneck));
+    eprintln!("ten flows, {discipline:?}, seed {seed}: Jain {j:.4}, utilisation {:.4}, drop rate {:.4}", q.utilisation, q.drop_rate);
+    (j, q)
 }
 
 #[test]
@@ -76,7 +79,10 @@ fn mathis_ratio(p: f64, recovery: Recovery, seed: u64, seconds: u64) -> f64 {
     let f = sim.add_tcp_flow(cfg).unwrap();
     run_measured(&mut sim, secs(20), secs(seconds));
     let model = 1500.0 * 8.0 / to_secs_f64(rtt) * 1.5f64.sqrt() / p.sqrt();
-    sim.flow_stats(f).throughput_bps / model
+    let s = sim.flow_stats(f);
+    let r = s.throughput_bps / model;
+    eprintln!("Mathis {recovery:?} p={p} seed {seed} {seconds} s: throughput / model = {r:.3} ({} timeouts)", s.timeouts);
+    r
 }
 
 #[test]
@@ -87,6 +93,8 @@ fn throughput_under_random_loss_follows_the_mathis_model() {
     }
 }
 
+/// The whole range for both recoveries. NewReno is held to the model only up to 1 %: at
+/// 2 % its timeouts (which the model leaves out) cost it more than 15 %.
 #[test]
 #[ignore]
 fn mathis_model_over_the_whole_range_and_seeds() {
@@ -94,6 +102,10 @@ fn mathis_model_over_the_whole_range_and_seeds() {
         for p in [0.001, 0.002, 0.005, 0.01, 0.02] {
             let r = mathis_ratio(p, Recovery::Sack, seed, 2000);
             assert!((r - 1.0).abs() <= 0.15, "SACK p={p} seed {seed}: {r}");
+            let r = mathis_ratio(p, Recovery::NewReno, seed, 2000);
+            if p <= 0.01 {
+                assert!((r - 1.0).abs() <= 0.15, "NewReno p={p} seed {seed}: {r}");
+            }
         }
     }
 }
@@ -106,7 +118,9 @@ fn rtt_ratio(seed: u64) -> (f64, f64) {
     run_measured(&mut d.sim, secs(20), secs(300));
     let t = throughputs(&d.sim, &d.flows);
     let rtt: Vec<f64> = d.flows.iter().map(|&f| d.sim.flow_stats(f).srtt.unwrap() as f64).collect();
-    (t[0] / t[1], rtt[1] / rtt[0])
+    let (ratio, rtt_ratio) = (t[0] / t[1], rtt[1] / rtt[0]);
+    eprintln!("RTT 20 vs 40 ms under RED, seed {seed}: throughput ratio {ratio:.3}, SRTT ratio {rtt_ratio:.3}");
+    (ratio, rtt_ratio)
 }
 
 #[test]
@@ -147,6 +161,7 @@ fn ten_percent_loss_completes_without_hanging() {
         let f = sim.add_tcp_flow(cfg).unwrap();
         sim.run_until(secs(3600), &mut |_| {});
         let s = sim.flow_stats(f);
+        eprintln!("10 % loss, {recovery:?}: completed at {:?} ps, {} timeouts, longest run {}", s.completed_at, s.timeouts, s.max_consecutive_timeouts);
         assert!(s.completed_at.is_some(), "{recovery:?}: transfer did not complete: {s:?}");
         assert_eq!(s.delivered_packets, 2000);
         assert!(s.timeouts > 5 && s.max_consecutive_timeouts >= 2, "{recovery:?}: {s:?}");
@@ -195,6 +210,7 @@ fn sack_recovers_several_losses_per_window_in_one_rtt() {
     // Delay past the last hole compared with a lossless run, in base RTTs.
     let delay = |t: Time| (t - lossless) as f64 / rtt as f64;
     let (d_sack, d_newreno) = (delay(sack_repaired), delay(newreno_repaired));
+    eprintln!("4 losses in one window: SACK {d_sack:.2} RTTs late, NewReno {d_newreno:.2} RTTs late");
     assert!(d_sack < 2.2, "SACK repaired the window {d_sack:.2} RTTs late");
     assert!(d_newreno > 3.5 && d_newreno > d_sack + 2.0, "NewReno repaired the window {d_newreno:.2} RTTs late (SACK: {d_sack:.2})");
 }
@@ -210,6 +226,46 @@ fn delayed_acks_halve_the_ack_count() {
     run_measured(&mut d.sim, secs(5), secs(30));
     let s = d.sim.flow_stats(d.flows[0]);
     let per_segment = s.acks_sent as f64 / s.delivered_packets as f64;
+    eprintln!("delayed ACKs: {per_segment:.3} ACKs per segment");
     assert!((0.5..0.55).contains(&per_segment), "ACKs per segment {per_segment}");
     assert!(d.sim.queue_stats(d.bottleneck).utilisation > 0.97);
+}
+
+/// CUBIC (RFC 9438) against Reno on a high-BDP path: CUBIC's window regrows along a cubic
+/// independent of the RTT, Reno's by one segment per RTT, so CUBIC takes more than half
+/// (RFC 9438 §5.1 and §4.3: the Reno-friendly region only covers small BDPs).
+fn cubic_share(seed: u64, seconds: u64) -> f64 {
+    let rate = 200 * MBPS;
+    let rtt = ms(100);
+    let mut d = dumbbell(seed, rate, Discipline::RandomTailDrop(RandomTailParams::default()), bdp_packets(rate, rtt), &[rtt, rtt], |c, i| {
+        c.cc = if i == 0 { Algorithm::Cubic } else { Algorithm::Reno };
+    });
+    run_measured(&mut d.sim, secs(30), secs(seconds));
+    let t = throughputs(&d.sim, &d.flows);
+    eprintln!("CUBIC vs Reno, 200 Mb/s, 100 ms, seed {seed}: CUBIC share {:.3}", t[0] / (t[0] + t[1]));
+    t[0] / (t[0] + t[1])
+}
+
+#[test]
+fn cubic_takes_more_than_half_against_reno_on_a_high_bdp_path() {
+    let share = cubic_share(1, 200);
+    assert!(share > 0.55, "CUBIC share {share}");
+}
+
+#[test]
+#[ignore]
+fn cubic_beats_reno_over_several_seeds() {
+    for seed in 1..=5 {
+        let share = cubic_share(seed, 600);
+        assert!(share > 0.55, "seed {seed}: CUBIC share {share}");
+    }
+}
+
+#[test]
+#[ignore]
+fn rtt_shares_over_several_seeds() {
+    for seed in 1..=5 {
+        let (ratio, _) = rtt_ratio(seed);
+        assert!((1.5..=2.5).contains(&ratio), "seed {seed}: throughput ratio {ratio}");
+    }
 }

@@ -102,10 +102,12 @@ impl Queue {
             Discipline::Red(p) => Policy::Red(Box::new(Red::new(p.clone(), cfg.rate_bps)), rng),
             Discipline::RandomTailDrop(p) => Policy::RandomTail(*p, rng),
         };
+        // Room for what the buffer usually holds; deep buffers grow on demand (rarely).
         let cap = match cfg.buffer {
             Buffer::Packets(n) => n as usize + 1,
-            Buffer::Bytes(b) => (b / 40).min(1 << 16) as usize + 1,
-        };
+            Buffer::Bytes(b) => (b / 1500) as usize + 1,
+        }
+        .min(256);
         Queue {
             rate_bps: cfg.rate_bps,
             buffer: cfg.buffer,

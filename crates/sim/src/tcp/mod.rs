@@ -9,4 +9,3 @@ mod timer;
 pub use config::{Recovery, TcpFlowConfig, TcpTraffic};
 pub use receiver::{ReceiverCounters, TcpReceiver};
 pub use sender::{Phase, SenderCounters, TcpSender};
-pub use seqset::SeqSet;

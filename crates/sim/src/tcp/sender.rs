@@ -270,7 +270,8 @@ impl TcpSender {
                 ctl.on_round_end(self.subflow, now_ns, self.coupling);
                 self.round_end = self.high_sent.max(ack + 1);
             }
-            if self.snd_una >= self.total_segments && self.counters.completed_at.is_none() {
+            let transfer = matches!(self.traffic, TcpTraffic::Bytes(_));
+            if transfer && self.snd_una >= self.total_segments && self.counters.completed_at.is_none() {
                 self.counters.completed_at = Some(ctx.now);
             }
         } else if ack == self.snd_una && self.high_sent > self.snd_una && (!self.sack || newly_sacked > 0) {

@@ -17,10 +17,6 @@ impl SeqSet {
         SeqSet { base: 0, words: vec![0; n], ones: 0 }
     }
 
-    pub fn base(&self) -> u64 {
-        self.base
-    }
-
     /// Number of members.
     pub fn len(&self) -> u64 {
         self.ones
@@ -154,6 +150,7 @@ impl SeqSet {
     }
 
     /// The first member in [from, limit), if any.
+    #[cfg(test)]
     pub fn next_present(&self, from: u64, limit: u64) -> Option<u64> {
         let mut s = from.max(self.base);
         let end = limit.min(self.base + self.capacity());
