@@ -137,10 +137,13 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn quantity(&self, key: &str, expected: &str, parse: fn(&str) -> Option<u64>) -> Result<Option<u64>> {
+    /// `limit` keeps later arithmetic (times added up, rates turned into service times) far
+    /// from overflow; it is named in the message as `limit_text`.
+    fn quantity(&self, key: &str, expected: &str, parse: fn(&str) -> Option<u64>, limit: u64, limit_text: &str) -> Result<Option<u64>> {
         match self.get(key) {
             None => Ok(None),
             Some(Node { kind: Kind::Str(s), .. }) => match parse(s) {
+                Some(v) if v > limit => Err(self.error(key, format!("at most {limit_text}, got \"{s}\""))),
                 Some(v) => Ok(Some(v)),
                 None if units::is_negative(s) => Err(self.error(key, format!("must not be negative; expected {expected}, got \"{s}\""))),
                 None => Err(self.error(key, format!("expected {expected}, got \"{s}\""))),
@@ -151,7 +154,7 @@ impl<'a> Fields<'a> {
 
     /// A time in picoseconds, zero allowed.
     pub fn time(&self, key: &str) -> Result<Option<u64>> {
-        self.quantity(key, units::TIME_EXPECTED, units::parse_time)
+        self.quantity(key, units::TIME_EXPECTED, units::parse_time, 1_000_000 * units::PS_PER_SEC, "1000000s")
     }
 
     /// A time in picoseconds that must be above zero.
@@ -165,7 +168,7 @@ impl<'a> Fields<'a> {
 
     /// A rate in bits per second that must be above zero.
     pub fn rate(&self, key: &str) -> Result<Option<u64>> {
-        let r = self.quantity(key, units::RATE_EXPECTED, units::parse_rate)?;
+        let r = self.quantity(key, units::RATE_EXPECTED, units::parse_rate, 10_000_000_000_000, "10Tbps")?;
         if r == Some(0) {
             return Err(self.error(key, format!("must be greater than zero; expected {}", units::RATE_EXPECTED)));
         }
@@ -174,7 +177,7 @@ impl<'a> Fields<'a> {
 
     /// A size in bytes that must be above zero.
     pub fn size(&self, key: &str) -> Result<Option<u64>> {
-        let s = self.quantity(key, units::SIZE_EXPECTED, units::parse_size)?;
+        let s = self.quantity(key, units::SIZE_EXPECTED, units::parse_size, 1_000_000_000_000_000, "1000000GB")?;
         if s == Some(0) {
             return Err(self.error(key, format!("must be greater than zero; expected {}", units::SIZE_EXPECTED)));
         }

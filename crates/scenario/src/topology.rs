@@ -107,7 +107,7 @@ pub fn build(s: &Scenario, src: &Source) -> Result<Topology> {
                     })?
                 }
             };
-            let start = spec.start + u64::from(copy.unwrap_or(0)) * spec.start_spacing;
+            let start = spec.start.saturating_add(u64::from(copy.unwrap_or(0)).saturating_mul(spec.start_spacing));
             if start >= s.simulation.duration {
                 let what = copy.map_or(String::new(), |i| format!(" (copy {i} with start_spacing)"));
                 return Err(spec.name.error(src, format!("starts at or after the end of the simulation{what}")));
@@ -188,11 +188,18 @@ impl Graph {
 
     fn resolve(&self, nodes: &[String], field: &Located<Vec<String>>, copy: Option<u32>, src: &Source) -> Result<Vec<Hop>> {
         let which = copy.map_or(String::new(), |i| format!(" (copy {i})"));
-        for n in nodes {
-            if !self.nodes.contains(n) {
-                let hint = did_you_mean(n, self.nodes.iter().map(String::as_str));
-                return Err(field.error(src, format!("node \"{n}\"{which} is not an end of any link{hint}")));
+        for (k, n) in nodes.iter().enumerate() {
+            if self.nodes.contains(n) {
+                continue;
             }
+            let template = field.value.get(k).filter(|t| t.contains("{i}"));
+            let message = match (template, copy) {
+                (Some(t), Some(i)) => format!(
+                    "node \"{t}\" is \"{n}\" for copy {i}, but no link has that end; a link template with count = N and \"{t}\" in from or to makes the copies 0 to N-1"
+                ),
+                _ => format!("node \"{n}\"{which} is not an end of any link{}", did_you_mean(n, self.nodes.iter().map(String::as_str))),
+            };
+            return Err(field.error(src, message));
         }
         let mut hops = Vec::with_capacity(nodes.len() - 1);
         for pair in nodes.windows(2) {

@@ -78,6 +78,14 @@ fn a_route_through_a_missing_node() {
 }
 
 #[test]
+fn a_flow_template_with_more_copies_than_its_access_links() {
+    let text = GOOD.replace("[[flows]]", "[links.access]\ncount = 2\nfrom = \"s{i}\"\nto = \"left\"\nrate = \"1Gbps\"\ndelay = \"1ms\"\nbuffer = 10\n\n[[flows]]");
+    let text = text.replace("count = 2\nroute = [\"left\", \"right\"]", "count = 3\nroute = [\"s{i}\", \"left\", \"right\"]");
+    let e = err(&text, &[]);
+    assert_at(&e, &text, "route = [\"s{i}", "flows.bulk.route", "node \"s{i}\" is \"s2\" for copy 2, but no link has that end");
+}
+
+#[test]
 fn zero_or_negative_rates_and_delays() {
     for (from, to, field, part) in [
         ("rate = \"100Mbps\"", "rate = \"0Mbps\"", "links.bottleneck.rate", "must be greater than zero"),
