@@ -8,7 +8,6 @@ const MBPS: u64 = 1_000_000;
 
 /// A path: a bottleneck queue and a pipe forward, a pipe back (ACKs are never queued long).
 struct Path {
-    queue: ElementId,
     fwd: Vec<ElementId>,
     rev: Vec<ElementId>,
 }
@@ -20,7 +19,7 @@ fn path(sim: &mut Simulation, rate: u64, rtt: Time, buffer: u32) -> Path {
     let queue = sim.add_queue(QueueConfig { rate_bps: rate, buffer: Buffer::Packets(buffer), discipline }).unwrap();
     let p = sim.add_pipe(rtt / 2);
     let back = sim.add_pipe(rtt / 2);
-    Path { queue, fwd: vec![queue, p], rev: vec![back] }
+    Path { fwd: vec![queue, p], rev: vec![back] }
 }
 
 fn route(p: &Path) -> SubflowRoute {
