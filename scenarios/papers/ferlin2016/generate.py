@@ -66,8 +66,8 @@ def background(i):
                                   f'mean_on = "{on:.2f}s"\nmean_off = "{off:.2f}s"\npareto_shape = 1.5')
     return [
         # (name, one-way access delay beyond the bottleneck's 10 ms, flow keys)
-        ("bg_greedy", f"{delays[0]}ms", 'kind = "tcp"\npacket_size = "1000B"'),
-        ("bg_paced", f"{delays[1]}ms", f'kind = "tcp"\npacket_size = "1000B"\ntraffic = "rate-limited"\nrate = "{paced * PKT_BITS / 1e6:.3f}Mbps"'),
+        ("bg_greedy", f"{delays[0]}ms", 'kind = "tcp"\nrecovery = "sack"\npacket_size = "1000B"'),
+        ("bg_paced", f"{delays[1]}ms", f'kind = "tcp"\nrecovery = "sack"\npacket_size = "1000B"\ntraffic = "rate-limited"\nrate = "{paced * PKT_BITS / 1e6:.3f}Mbps"'),
         ("bg_udp_a", f"{delays[2]}ms", onoff(*udp[0])),
         ("bg_udp_b", f"{delays[3]}ms", onoff(*udp[1])),
     ]
@@ -93,6 +93,7 @@ def flows_block(i, start_offset):
 name = "tcp{i}"
 route = ["t{i}", "l{i}", "r{i}", "td{i}"]
 cc = "reno"
+recovery = "sack"       # Linux, which S0 ran, uses SACK by default
 competitor = true
 start = "{0.1 + start_offset:.1f}s"
 """]
@@ -115,6 +116,7 @@ name = "mptcp"
 kind = "mptcp"
 cc = "olia"             # --cc NAME overrides this
 scheduler = "lowest-rtt"
+recovery = "sack"
 receive_buffer = {receive_buffer}   # packets: 2 x sum of bandwidths x largest RTT (40 ms)
 subflows = [
     {routes},
