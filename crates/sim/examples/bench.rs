@@ -22,7 +22,8 @@ fn main() {
         _ => panic!("{usage}"),
     };
     let rtt = millis(20);
-    let bdp_packets = (rate as u128 * rtt as u128 / (PS_PER_SEC as u128 * 8 * 1500)) as u32;
+    // One BDP, rounded up: 167 packets at 100 Mb/s, 1667 at 1 Gb/s.
+    let bdp_packets = (rate as u128 * rtt as u128).div_ceil(PS_PER_SEC as u128 * 8 * 1500) as u32;
 
     let wall = Instant::now();
     let mut sim = Simulation::new(1);

@@ -34,6 +34,8 @@
 //!   `DropTail` / `Red(`[`RedParams`]`)` / `RandomTailDrop(`[`RandomTailParams`]`)`),
 //!   [`add_pipe`](Simulation::add_pipe)`(delay)`,
 //!   [`add_random_loss`](Simulation::add_random_loss)`(p)`,
+//!   [`add_scripted_loss`](Simulation::add_scripted_loss)`(segments)` (drops the first
+//!   transmission of chosen TCP segments, for tests),
 //!   [`add_tcp_flow`](Simulation::add_tcp_flow)`(`[`TcpFlowConfig`]`)` (fwd/rev routes,
 //!   `pathpool_cc::Algorithm` + `CcConfig`, [`Recovery`] `NewReno`/`Sack`, delayed ACK,
 //!   segment and ACK sizes, RTO bounds, [`TcpTraffic`] `Bulk`/`RateLimited`/`Bytes`,
@@ -46,7 +48,9 @@
 //! - Results: [`flow_stats`](Simulation::flow_stats) -> [`FlowStats`],
 //!   [`queue_stats`](Simulation::queue_stats) -> [`QueueStats`],
 //!   [`series`](Simulation::series) -> [`ProbeSeries`],
-//!   [`events_processed`](Simulation::events_processed), [`jain_index`].
+//!   [`events_processed`](Simulation::events_processed), [`jain_index`]. Statistics cover
+//!   the window since the warm-up mark (or time 0); probes record every interval from the
+//!   call to `set_probe_interval` on.
 //! - Randomness: each queue, loss element and UDP source draws from its own stream
 //!   ([`rng::Rng::for_stream`]) keyed by (master seed, element id); element ids are
 //!   assigned in creation order, so adding components after the existing ones changes
