@@ -202,3 +202,19 @@ fn meaningless_configurations_are_refused() {
     assert!(err.0.contains("subflow 1 fwd route") && err.0.contains("does not exist"), "{err}");
     assert_eq!(sim.flow_count(), 0, "a refused connection builds nothing");
 }
+
+#[test]
+fn tr_lia_sees_a_shared_bottleneck_and_couples() {
+    // Trend lines on RTT find the shared queue in some 5-s windows (S2 §4; docs/validation.md
+    // on TR's noise sensitivity); one positive couples the subflows for 100 s.
+    let mut sim = Simulation::new(4);
+    let p = path(&mut sim, 20 * MBPS, millis(20), 35);
+    let t = tcp(&mut sim, &p);
+    let c = sim.add_mptcp_connection(MptcpConfig::new(vec![route(&p), route(&p)], MultipathCc::TrLia { hold: secs(100) })).unwrap();
+    run(&mut sim, secs(10), secs(60));
+    let obs = sim.mptcp_observations(c);
+    let shared = obs.iter().filter(|o| o.groups[0] != 0 && o.groups[0] == o.groups[1]).count();
+    assert!(obs.len() >= 12 && shared >= 1 && obs[0].time < secs(20), "{shared} of {} evaluations shared", obs.len());
+    let (mp, single) = (sim.mptcp_stats(c).throughput_bps, sim.flow_stats(t).throughput_bps);
+    assert!(mp / (mp + single) < 0.62, "coupled TR-LIA share {:.3}", mp / (mp + single));
+}
