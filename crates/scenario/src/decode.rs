@@ -46,7 +46,12 @@ const FLOW_KEYS: &[&str] = &[
     "mean_on",
     "mean_off",
     "pareto_shape",
+    "subflows",
+    "scheduler",
+    "receive_buffer",
+    "competitor",
 ];
+const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer"];
 const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "size"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
@@ -279,7 +284,12 @@ fn decode_flow(index: usize, node: &Node, src: &Source) -> Result<FlowSpec> {
         return Err(name.error(src, "a flow name must not contain {i}: copies are named NAME.0, NAME.1, ..."));
     }
     let count = count(&f)?;
-    let route = f.strings("route")?.ok_or_else(|| f.missing("route", "the list of node names from sender to receiver"))?;
+    let mptcp = f.string("kind")?.is_some_and(|k| k.value == "mptcp");
+    let route = match f.strings("route")? {
+        Some(r) => r,
+        None if mptcp => crate::mptcp::first_subflow(&f)?,
+        None => return Err(f.missing("route", "the list of node names from sender to receiver")),
+    };
     let reverse_route = f.strings("reverse_route")?;
     for r in std::iter::once(&route).chain(&reverse_route) {
         if r.value.len() < 2 {
@@ -295,17 +305,29 @@ fn decode_flow(index: usize, node: &Node, src: &Source) -> Result<FlowSpec> {
     if stop.is_some_and(|s| s <= start) {
         return Err(f.error("stop", "must be later than start"));
     }
-    let kind = f.choice("kind", &["tcp", "udp"])?.map_or("tcp".to_string(), |k| k.value);
-    let kind = if kind == "tcp" { FlowKind::Tcp(decode_tcp(&f)?) } else { FlowKind::Udp(decode_udp(&f)?) };
+    let kind = f.choice("kind", &["tcp", "udp", "mptcp"])?.map_or("tcp".to_string(), |k| k.value);
+    if kind != "mptcp" {
+        for key in MPTCP_ONLY {
+            f.only_with(key, "kind = \"mptcp\"")?;
+        }
+    }
+    let kind = match kind.as_str() {
+        "tcp" => FlowKind::Tcp(decode_tcp(&f, false)?),
+        "mptcp" => FlowKind::Mptcp(crate::mptcp::decode(&f, decode_tcp(&f, true)?, count.is_some())?),
+        _ => FlowKind::Udp(decode_udp(&f)?),
+    };
     Ok(FlowSpec { name, count, route, reverse_route, start, start_spacing, stop, kind })
 }
 
-fn decode_tcp(f: &Fields) -> Result<TcpSpec> {
+pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
     for key in UDP_ONLY {
         f.only_with(key, "kind = \"udp\"")?;
     }
-    let cc = f.string("cc")?.unwrap_or_else(|| f.located("cc", "reno".to_string()));
-    let cc = crate::cc::parse(&cc, f.src())?;
+    let cc = match multipath {
+        // A connection's cc names a multipath scheme, checked by crate::mptcp.
+        true => pathpool_cc::Algorithm::Reno,
+        false => crate::cc::parse(&f.string("cc")?.unwrap_or_else(|| f.located("cc", "reno".to_string())), f.src())?,
+    };
     let recovery = match f.choice("recovery", &["newreno", "sack"])? {
         Some(r) if r.value == "sack" => Recovery::Sack,
         _ => Recovery::NewReno,
@@ -333,11 +355,12 @@ fn decode_tcp(f: &Fields) -> Result<TcpSpec> {
         initial_window: f.number("initial_window", 1.0, 1e6)?.unwrap_or(10.0),
         min_rto: f.positive_time("min_rto")?.unwrap_or(200 * crate::units::PS_PER_SEC / 1000),
         traffic,
+        competitor: f.bool("competitor")?.unwrap_or(false),
     })
 }
 
 fn decode_udp(f: &Fields) -> Result<UdpSpec> {
-    for key in TCP_ONLY {
+    for key in TCP_ONLY.iter().chain(&["competitor"]) {
         f.only_with(key, "kind = \"tcp\"")?;
     }
     let traffic = f.choice("traffic", UDP_TRAFFIC)?.map_or("constant".to_string(), |t| t.value);

@@ -11,6 +11,8 @@ mod csv_out;
 pub mod decode;
 pub mod error;
 pub mod fields;
+pub mod mptcp;
+pub mod mptcp_outcome;
 pub mod outcome;
 pub mod output;
 mod plots;

@@ -44,6 +44,8 @@ pub struct Series {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
+    /// Multipath connections and the metrics that compare them with TCP.
+    pub multipath: Option<crate::mptcp_outcome::Multipath>,
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,

@@ -87,6 +87,21 @@ pub struct FlowSpec {
 pub enum FlowKind {
     Tcp(TcpSpec),
     Udp(UdpSpec),
+    Mptcp(MptcpSpec),
+}
+
+/// A multipath TCP connection: one subflow per route, all bulk data of one connection.
+#[derive(Clone, Debug)]
+pub struct MptcpSpec {
+    /// Segment size, ACK size, recovery, initial window and min RTO of every subflow
+    /// (its `cc` and `traffic` are unused).
+    pub tcp: TcpSpec,
+    /// Node names from sender to receiver, one list per subflow.
+    pub subflows: Vec<Located<Vec<String>>>,
+    pub cc: Located<String>,
+    pub scheduler: pathpool_sim::Scheduler,
+    /// Connection-level receive buffer in packets (None: unlimited).
+    pub receive_buffer: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -100,6 +115,8 @@ pub struct TcpSpec {
     pub initial_window: f64,
     pub min_rto: u64,
     pub traffic: TcpTraffic,
+    /// A competing TCP flow the MPTCP metrics compare with (`tcp_mbps`, `sum_ratio`).
+    pub competitor: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -74,8 +74,10 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
     }
     let elements = |hops: &[Hop]| -> Vec<sim::ElementId> { hops.iter().flat_map(|h| directions[index[h]].elements.iter().copied()).collect() };
 
-    let mut bulk = Vec::with_capacity(topo.flows.len());
-    for flow in &topo.flows {
+    // Simulator flows in creation order (a connection's subflows are flows too).
+    let mut sim_flows: Vec<(String, bool)> = Vec::with_capacity(topo.flows.len());
+    let mut connections = Vec::new();
+    for (ti, flow) in topo.flows.iter().enumerate() {
         let template = &l.scenario.flows[flow.template];
         let result = match &template.kind {
             FlowKind::Tcp(t) => {
@@ -91,8 +93,8 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
                 cfg.traffic = t.traffic;
                 cfg.start = flow.start;
                 cfg.stop = flow.stop;
-                bulk.push(t.traffic == TcpTraffic::Bulk);
-                s.add_tcp_flow(cfg)
+                sim_flows.push((flow.name.clone(), t.traffic == TcpTraffic::Bulk));
+                s.add_tcp_flow(cfg).map(|_| ())
             }
             FlowKind::Udp(u) => {
                 let pattern = match u.pattern {
@@ -102,8 +104,30 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
                         sim::UdpPattern::OnOff { rate_bps, mean_on, pareto_shape, mean_off }
                     }
                 };
-                bulk.push(false);
-                s.add_udp_source(sim::UdpConfig { route: elements(&flow.route), packet_bytes: u.packet_size as u32, pattern, start: flow.start, stop: flow.stop })
+                sim_flows.push((flow.name.clone(), false));
+                s.add_udp_source(sim::UdpConfig { route: elements(&flow.route), packet_bytes: u.packet_size as u32, pattern, start: flow.start, stop: flow.stop }).map(|_| ())
+            }
+            FlowKind::Mptcp(m) => {
+                let routes = flow.subflows.iter().map(|(f, r)| sim::SubflowRoute { fwd: elements(f), rev: elements(r) }).collect();
+                let cc = crate::mptcp::scheme(&m.cc.value).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
+                let mut cfg = sim::MptcpConfig::new(routes, cc);
+                cfg.scheduler = m.scheduler;
+                cfg.receive_buffer = m.receive_buffer;
+                let t = &m.tcp;
+                cfg.tcp.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
+                cfg.tcp.recovery = t.recovery;
+                cfg.tcp.delayed_ack = t.delayed_ack.then_some(sim::TcpFlowConfig::DEFAULT_DELAYED_ACK);
+                cfg.tcp.mss_bytes = t.packet_size as u32;
+                cfg.tcp.ack_bytes = t.ack_size as u32;
+                cfg.tcp.min_rto = t.min_rto;
+                cfg.tcp.max_rto = cfg.tcp.max_rto.max(t.min_rto);
+                cfg.tcp.start = flow.start;
+                cfg.tcp.stop = flow.stop;
+                let first = sim_flows.len();
+                for k in 0..flow.subflows.len() {
+                    sim_flows.push((format!("{}.sf{k}", flow.name), false));
+                }
+                s.add_mptcp_connection(cfg).map(|id| connections.push((ti, id, first)))
             }
         };
         result.map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
@@ -120,15 +144,14 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
     s.run_until(spec.duration, &mut tick);
     let wall_seconds = started.elapsed().as_secs_f64();
 
-    let flows = topo
-        .flows
+    let flows = sim_flows
         .iter()
         .enumerate()
-        .map(|(i, f)| {
+        .map(|(i, (name, bulk))| {
             let st = s.flow_stats(sim::FlowId(i as u32));
             FlowOutcome {
-                name: f.name.clone(),
-                bulk: bulk[i],
+                name: name.clone(),
+                bulk: *bulk,
                 throughput_mbps: st.throughput_bps / 1e6,
                 delivered_bytes: st.delivered_bytes,
                 retransmissions: st.retransmissions,
@@ -145,7 +168,9 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
         })
         .collect();
     let bottleneck_data_packets = bottleneck.map(|b| warmup_departures + s.queue_stats(directions[b].queue).departed_packets);
+    let multipath = crate::mptcp_outcome::collect(l, &s, &connections, &sim_flows);
     Ok(Outcome {
+        multipath,
         seed: spec.seed,
         duration_s: seconds(spec.duration),
         warmup_s: seconds(spec.warmup),

@@ -51,6 +51,9 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
             put("wall_packets_per_second".into(), json!(p as f64 / o.wall_seconds));
         }
     }
+    if let Some(mp) = &o.multipath {
+        crate::mptcp_outcome::summary(mp, &mut put);
+    }
     put("wall_seconds".into(), json!(o.wall_seconds));
     if o.wall_seconds > 0.0 {
         put("wall_events_per_second".into(), json!(o.events as f64 / o.wall_seconds));

@@ -44,6 +44,9 @@ pub struct Flow {
     pub reverse_route: Vec<Hop>,
     pub start: u64,
     pub stop: Option<u64>,
+    /// Multipath connections: (route, reverse route) of each subflow; `route` and
+    /// `reverse_route` above are the first subflow's.
+    pub subflows: Vec<(Vec<Hop>, Vec<Hop>)>,
 }
 
 fn copies(count: Option<u32>) -> impl Iterator<Item = Option<u32>> {
@@ -84,14 +87,14 @@ pub fn build(s: &Scenario, src: &Source) -> Result<Topology> {
             let route = graph.resolve(&nodes, &spec.route, copy, src)?;
             let reverse_route = match (&spec.kind, &spec.reverse_route) {
                 (FlowKind::Udp(_), _) => Vec::new(),
-                (FlowKind::Tcp(_), Some(rev)) => {
+                (FlowKind::Tcp(_) | FlowKind::Mptcp(_), Some(rev)) => {
                     let back: Vec<String> = rev.value.iter().map(|n| substitute(n, copy)).collect();
                     if back.first() != nodes.last() || back.last() != nodes.first() {
                         return Err(rev.error(src, format!("must lead from the receiver \"{}\" back to the sender \"{}\"", nodes[nodes.len() - 1], nodes[0])));
                     }
                     graph.resolve(&back, rev, copy, src)?
                 }
-                (FlowKind::Tcp(_), None) => {
+                (FlowKind::Tcp(_) | FlowKind::Mptcp(_), None) => {
                     let back: Vec<String> = nodes.iter().rev().cloned().collect();
                     graph.resolve(&back, &spec.route, copy, src).map_err(|e| {
                         let msg = format!(
@@ -112,7 +115,17 @@ pub fn build(s: &Scenario, src: &Source) -> Result<Topology> {
             if spec.stop.is_some_and(|stop| stop <= start) {
                 return Err(spec.name.error(src, format!("copy {} starts after its stop time", copy.unwrap_or(0))));
             }
-            flows.push(Flow { name: instance(&spec.name.value, copy), template, route, reverse_route, start, stop: spec.stop });
+            let mut subflows = Vec::new();
+            if let FlowKind::Mptcp(m) = &spec.kind {
+                for sf in &m.subflows {
+                    let nodes: Vec<String> = sf.value.iter().map(|n| substitute(n, copy)).collect();
+                    let fwd = graph.resolve(&nodes, sf, copy, src)?;
+                    let back: Vec<String> = nodes.iter().rev().cloned().collect();
+                    let rev = graph.resolve(&back, sf, copy, src).map_err(|e| sf.error(src, format!("no route back for this subflow's ACKs ({}); make its links two-way", e.message)))?;
+                    subflows.push((fwd, rev));
+                }
+            }
+            flows.push(Flow { name: instance(&spec.name.value, copy), template, route, reverse_route, start, stop: spec.stop, subflows });
         }
     }
     check_buffers(s, &links, &flows, src)?;
@@ -132,6 +145,7 @@ fn check_buffers(s: &Scenario, links: &[Link], flows: &[Flow], src: &Source) -> 
     for flow in flows {
         let (data, ack) = match &s.flows[flow.template].kind {
             FlowKind::Tcp(t) => (t.packet_size, t.ack_size),
+            FlowKind::Mptcp(m) => (m.tcp.packet_size, m.tcp.ack_size),
             FlowKind::Udp(u) => (u.packet_size, 0),
         };
         let hops = flow.route.iter().map(|h| (h, data)).chain(flow.reverse_route.iter().map(|h| (h, ack)));

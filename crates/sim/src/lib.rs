@@ -43,6 +43,12 @@
 //!   ([`UdpPattern`] `Constant`/`Poisson`/`OnOff`), and
 //!   [`set_probe_interval`](Simulation::set_probe_interval). Builders return
 //!   `Result<_, `[`ConfigError`]`>` whose message names the bad field.
+//! - [`add_mptcp_connection`](Simulation::add_mptcp_connection)`(`[`MptcpConfig`]`)`: an
+//!   MPTCP connection of up to 8 TCP subflows with one coupled controller
+//!   ([`MultipathCc`]: any `Algorithm`, MPTCP-SBD, TR-LIA), a [`Scheduler`] and an optional
+//!   receive buffer; results from [`mptcp_stats`](Simulation::mptcp_stats),
+//!   [`mptcp_observations`](Simulation::mptcp_observations),
+//!   [`mptcp_decisions`](Simulation::mptcp_decisions) (docs/mptcp.md).
 //! - [`run_until`](Simulation::run_until)`(end, progress)`,
 //!   [`mark_warmup_end`](Simulation::mark_warmup_end).
 //! - Results: [`flow_stats`](Simulation::flow_stats) -> [`FlowStats`],
@@ -75,6 +81,7 @@ pub mod time;
 pub mod udp;
 
 pub use element::{ElementId, FlowId};
+pub use mptcp::{MptcpConfig, MptcpId, MptcpStats, MultipathCc, SbdPolicy, Scheduler, SubflowRoute};
 pub use probe::{FlowSeries, ProbeSeries, QueueSeries};
 pub use queue::{Buffer, Discipline, QueueConfig, RandomTailParams, RedParams};
 pub use sim::{ConfigError, Simulation};

@@ -18,6 +18,10 @@ pub enum PacketKind {
 pub const FLAG_RETRANSMIT: u8 = 1;
 /// ACK whose `ts` echoes the send time of a segment sent once only: a valid RTT sample.
 pub const FLAG_ECHO_VALID: u8 = 2;
+/// `mp_option` holds an MPTCP-SBD MP_TIMESTAMP option (data segments).
+pub const FLAG_MP_TIMESTAMP: u8 = 4;
+/// `mp_option` holds an MPTCP-SBD MP_GROUP option (ACKs).
+pub const FLAG_MP_GROUP: u8 = 8;
 
 /// One SACK block: segments `start..end` (half-open) received above the cumulative ACK.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,6 +50,9 @@ pub struct Packet {
     /// The flow this packet belongs to (index into the simulation's flow table).
     pub flow: u32,
     n_sack: u8,
+    /// The 4 variable bytes of an MPTCP-SBD option (see `mptcp::options`), present when
+    /// `flags` has FLAG_MP_TIMESTAMP or FLAG_MP_GROUP.
+    pub mp_option: [u8; 4],
     /// SACK blocks as (start, end) offsets above the cumulative ACK in `seq`.
     sack: [[u32; 2]; MAX_SACK_BLOCKS],
 }
@@ -61,6 +68,7 @@ impl Packet {
         size_bytes: 0,
         flow: 0,
         n_sack: 0,
+        mp_option: [0; 4],
         sack: [[0; 2]; MAX_SACK_BLOCKS],
     };
 

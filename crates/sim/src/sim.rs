@@ -5,6 +5,7 @@ use pathpool_cc::Controller;
 use crate::ctx::Ctx;
 use crate::element::{Element, ElementId, FlowId};
 use crate::event::{Event, EventKind, EventQueue};
+use crate::mptcp::engine::MptcpLayer;
 use crate::loss::{RandomLoss, ScriptedLoss};
 use crate::packet::PacketId;
 use crate::pipe::Pipe;
@@ -47,14 +48,15 @@ struct Mark {
 
 pub struct Simulation {
     seed: u64,
-    now: Time,
-    elements: Vec<Element>,
-    events: EventQueue,
-    pool: PacketPool,
+    pub(crate) now: Time,
+    pub(crate) elements: Vec<Element>,
+    pub(crate) events: EventQueue,
+    pub(crate) pool: PacketPool,
     routes: RouteTable,
-    outbox: Vec<PacketId>,
+    pub(crate) outbox: Vec<PacketId>,
     /// One congestion controller per connection (a TCP flow is a one-subflow connection).
-    controllers: Vec<Controller>,
+    pub(crate) controllers: Vec<Controller>,
+    pub(crate) mptcp: MptcpLayer,
     /// Per element: the controller its sender uses (u32::MAX: none), for prefetching.
     controller_of: Vec<u32>,
     flows: Vec<FlowEntry>,
@@ -78,6 +80,7 @@ impl Simulation {
             routes: RouteTable::new(),
             outbox: Vec::with_capacity(64),
             controllers: Vec::new(),
+            mptcp: MptcpLayer::default(),
             controller_of: Vec::new(),
             flows: Vec::new(),
             queues: Vec::new(),
@@ -140,11 +143,11 @@ impl Simulation {
         self.push(Element::ScriptedLoss(ScriptedLoss::new(segments)))
     }
 
-    fn route(&mut self, what: &str, hops: &[ElementId], endpoint: u32) -> Result<u32, ConfigError> {
-        let mut ids = Vec::with_capacity(hops.len() + 1);
+    /// Every hop exists and is a queue, pipe or loss element.
+    pub(crate) fn check_route(&self, what: &str, hops: &[ElementId]) -> Result<(), ConfigError> {
         for h in hops {
             match self.elements.get(h.0 as usize) {
-                Some(e) if e.is_network() => ids.push(h.0),
+                Some(e) if e.is_network() => {}
                 Some(_) => return Err(ConfigError(format!("{what}: element {} is an endpoint, not a queue, pipe or loss element", h.0))),
                 None => return Err(ConfigError(format!("{what}: element {} does not exist", h.0))),
             }
@@ -152,6 +155,12 @@ impl Simulation {
         if hops.len() >= u16::MAX as usize {
             return Err(ConfigError(format!("{what}: route is too long ({} elements)", hops.len())));
         }
+        Ok(())
+    }
+
+    fn route(&mut self, what: &str, hops: &[ElementId], endpoint: u32) -> Result<u32, ConfigError> {
+        self.check_route(what, hops)?;
+        let mut ids: Vec<u32> = hops.iter().map(|h| h.0).collect();
         ids.push(endpoint);
         Ok(self.routes.intern(&ids))
     }
@@ -160,14 +169,26 @@ impl Simulation {
     pub fn add_tcp_flow(&mut self, cfg: TcpFlowConfig) -> Result<FlowId, ConfigError> {
         cfg.validate().map_err(ConfigError)?;
         cfg.cc_config.validate().map_err(|e| ConfigError(format!("tcp flow cc_config: {e}")))?;
+        self.check_route("tcp flow fwd route", &cfg.fwd)?;
+        self.check_route("tcp flow rev route", &cfg.rev)?;
+        let conn = self.add_controller(cfg.cc, cfg.cc_config.clone(), 1);
+        Ok(self.add_tcp_endpoints(&cfg, conn, 0)?.0)
+    }
+
+    pub(crate) fn add_controller(&mut self, cc: pathpool_cc::Algorithm, cfg: pathpool_cc::CcConfig, n: usize) -> u32 {
+        self.controllers.push(Controller::new(cc, cfg, n));
+        (self.controllers.len() - 1) as u32
+    }
+
+    /// The sender and receiver of subflow `subflow` of controller `conn`, as a flow; returns
+    /// (flow, sender element, receiver element).
+    pub(crate) fn add_tcp_endpoints(&mut self, cfg: &TcpFlowConfig, conn: u32, subflow: usize) -> Result<(FlowId, u32, u32), ConfigError> {
         let flow = self.flows.len() as u32;
         let sender = self.elements.len() as u32;
         let receiver = sender + 1;
         let fwd = self.route("tcp flow fwd route", &cfg.fwd, receiver)?;
         let rev = self.route("tcp flow rev route", &cfg.rev, sender)?;
-        let conn = self.controllers.len() as u32;
-        self.controllers.push(Controller::new(cfg.cc, cfg.cc_config.clone(), 1));
-        self.push(Element::TcpSender(TcpSender::new(flow, fwd, conn, 0, &cfg)));
+        self.push(Element::TcpSender(TcpSender::new(flow, fwd, conn, subflow, cfg)));
         let delack = cfg.delayed_ack;
         self.push(Element::TcpReceiver(TcpReceiver::new(flow, rev, cfg.ack_bytes, cfg.recovery == Recovery::Sack, delack)));
         self.events.schedule(cfg.start.max(self.now), sender, EventKind::TcpWake);
@@ -176,7 +197,7 @@ impl Simulation {
         }
         self.flows.push(FlowEntry::Tcp { sender, receiver });
         self.probe_prev_flows.push(FlowSnapshot::default());
-        Ok(FlowId(flow))
+        Ok((FlowId(flow), sender, receiver))
     }
 
     /// A UDP source sending along `cfg.route` to a sink. Its random stream is derived from
@@ -238,6 +259,8 @@ impl Simulation {
             return;
         }
         let me = ev.target;
+        let outbox_mark = self.outbox.len();
+        let mut subflow_event = false;
         let mut ctx = Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
         match (&mut self.elements[me as usize], ev.kind) {
             (Element::Queue(q), EventKind::QueueService) => {
@@ -262,10 +285,14 @@ impl Simulation {
             (Element::TcpSender(s), kind) => {
                 let ctl = &mut self.controllers[s.conn as usize];
                 s.on_event(kind, &mut ctx, ctl);
+                subflow_event = s.is_subflow();
             }
             (Element::TcpReceiver(r), EventKind::DelayedAck) => r.on_timer(&mut ctx),
             (Element::UdpSource(u), EventKind::UdpSend) => u.on_event(&mut ctx),
             (_, kind) => unreachable!("event {kind:?} for element {me} of another kind"),
+        }
+        if subflow_event {
+            self.mptcp_after_sender(me, outbox_mark);
         }
     }
 
@@ -288,6 +315,8 @@ impl Simulation {
     /// endpoint or a queue, and so on).
     #[inline(always)]
     fn forward(&mut self, id: PacketId) {
+        let mut subflow_data = None;
+        let mut subflow_ack = None;
         {
             let p = self.pool.get_mut(id);
             let el = self.routes.hop(p.route, p.hop);
@@ -318,14 +347,29 @@ impl Simulation {
                         ctx.pool.free(id);
                     }
                 }
-                Element::TcpReceiver(r) => r.on_data(id, &mut ctx),
+                Element::TcpReceiver(r) => {
+                    if r.subflow {
+                        subflow_data = Some(*ctx.pool.get(id));
+                    }
+                    r.on_data(id, &mut ctx)
+                }
                 Element::TcpSender(s) => {
                     let ctl = &mut self.controllers[s.conn as usize];
+                    if s.is_subflow() {
+                        self.mptcp.before_ack(s, ctx.pool.get(id), ctx.now);
+                        subflow_ack = Some((el, ctx.outbox.len()));
+                    }
                     s.on_ack(id, &mut ctx, ctl);
                 }
                 Element::UdpSink(k) => k.on_packet(id, &mut ctx),
                 Element::UdpSource(_) => unreachable!("routes never lead into a source"),
             }
+        }
+        if let Some(p) = subflow_data {
+            self.mptcp_after_data(p, id);
+        }
+        if let Some((el, mark)) = subflow_ack {
+            self.mptcp_after_sender(el, mark);
         }
     }
 
@@ -455,6 +499,11 @@ impl Simulation {
         let flows = (0..self.flows.len()).map(|f| self.flow_snapshot(f)).collect();
         let queues = self.queues.iter().map(|&q| self.queue(q).counters_at(self.now)).collect();
         self.mark = Some(Mark { time: self.now, flows, queues });
+        self.mptcp.mark();
+    }
+
+    pub(crate) fn mark_time(&self) -> Option<Time> {
+        self.mark.as_ref().map(|m| m.time)
     }
 
     pub fn series(&self) -> &ProbeSeries {

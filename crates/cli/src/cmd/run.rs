@@ -19,6 +19,10 @@ pub struct RunArgs {
     /// Override a value of the file by dotted path, e.g. links.bottleneck.rate=50Mbps (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Congestion control of every multipath connection: uncoupled, uncoupled-cubic, lia,
+    /// olia, balia, wvegas, mptcp-sbd or tr-lia.
+    #[arg(long, value_name = "NAME")]
+    pub cc: Option<String>,
 }
 
 pub fn run(args: RunArgs) -> Result<(), CliError> {
@@ -26,7 +30,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(seed) = args.seed {
         overrides.push(format!("simulation.seed={seed}"));
     }
-    let loaded = pathpool_scenario::load(&args.file, &overrides).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut loaded = pathpool_scenario::load(&args.file, &overrides).map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(cc) = &args.cc {
+        pathpool_scenario::mptcp::override_cc(&mut loaded, cc).map_err(|e| CliError::usage(e.to_string()))?;
+    }
     let out = OutDir::create("--out", &args.out)?;
     let progress = Progress::new(loaded.scenario.simulation.duration);
     let outcome = pathpool_scenario::simulate(&loaded, &progress).map_err(|e| CliError::usage(e.to_string()))?;
@@ -35,7 +42,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.path().display())))?;
     out.finish();
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
-    let lines: Vec<String> = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
+    let lines: Vec<String> = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
     println!("{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())
 }

@@ -1,3 +1,12 @@
-//! Multipath TCP pieces of the simulator.
+//! Multipath TCP in the simulator: connections of several TCP subflows with one coupled
+//! controller, data-level reassembly, schedulers, and MPTCP-SBD / TR-LIA (see `engine`).
 
+pub mod config;
+pub(crate) mod engine;
 pub mod options;
+mod receiver;
+mod sender;
+
+pub use config::{MptcpConfig, MultipathCc, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};
+pub use engine::{MptcpId, MptcpStats};
+pub use receiver::GroupingRecord;

@@ -109,6 +109,23 @@ impl SbdOption {
     }
 }
 
+/// The fixed header bytes (kind, length, subtype) are implied by the packet flag that says
+/// which option a simulated packet carries; these two functions move the option's 4
+/// variable bytes (bytes 4..8 of its wire form) in and out of a packet.
+impl SbdOption {
+    pub fn packet_bytes(&self) -> [u8; 4] {
+        let b = self.encode();
+        [b[4], b[5], b[6], b[7]]
+    }
+
+    /// Rebuilds the wire form from a packet's 4 bytes and decodes it.
+    pub fn from_packet_bytes(group: bool, bytes: [u8; 4]) -> Result<SbdOption, DecodeError> {
+        let subtype = if group { SUBTYPE_GROUP } else { SUBTYPE_TIMESTAMP };
+        let wire = [MPTCP_KIND, OPTION_LEN as u8, subtype << 4, 0, bytes[0], bytes[1], bytes[2], bytes[3]];
+        SbdOption::decode(&wire)
+    }
+}
+
 /// The relative one-way delay in microseconds from a 31-bit sender timestamp and the
 /// receiver's own microsecond clock: modular subtraction, so a wrap of either clock between
 /// samples does not produce a jump (algorithms.md §11 item 24). The result carries an

@@ -9,3 +9,4 @@ mod timer;
 pub use config::{Recovery, TcpFlowConfig, TcpTraffic};
 pub use receiver::{ReceiverCounters, TcpReceiver};
 pub use sender::{Phase, SenderCounters, TcpSender};
+pub(crate) use seqset::SeqSet;

@@ -38,6 +38,8 @@ pub struct TcpReceiver {
     last_ts: Time,
     last_echo_valid: bool,
     timer: LazyTimer,
+    /// Receiving end of an MPTCP subflow (the connection reassembles its data).
+    pub(crate) subflow: bool,
     pub counters: ReceiverCounters,
 }
 
@@ -57,6 +59,7 @@ impl TcpReceiver {
             last_ts: 0,
             last_echo_valid: false,
             timer: LazyTimer::new(EventKind::DelayedAck),
+            subflow: false,
             counters: ReceiverCounters::default(),
         }
     }

@@ -90,6 +90,9 @@ pub struct TcpSender {
     round_end: u64,
     cwnd_limited: bool,
     last_cwnd: f64,
+    /// MPTCP subflow: one past the last subflow segment the connection's scheduler has
+    /// given data to (`None`: a plain TCP flow, the application decides).
+    granted: Option<u64>,
     pub counters: SenderCounters,
 }
 
@@ -130,8 +133,13 @@ impl TcpSender {
             round_end: 0,
             cwnd_limited: true,
             last_cwnd: cfg.cc_config.initial_cwnd,
+            granted: None,
             counters: SenderCounters::default(),
         }
+    }
+
+    pub fn flow(&self) -> u32 {
+        self.flow
     }
 
     pub fn phase(&self) -> Phase {
@@ -360,6 +368,9 @@ impl TcpSender {
         if !self.active {
             return self.high_sent;
         }
+        if let Some(g) = self.granted {
+            return g;
+        }
         match self.traffic {
             TcpTraffic::Bulk | TcpTraffic::Bytes(_) => self.total_segments,
             TcpTraffic::RateLimited { bps } => {
@@ -523,5 +534,64 @@ impl TcpSender {
         c.cwnd_area += self.last_cwnd * (now - c.cwnd_last_change) as f64;
         c.cwnd_last_change = now;
         self.last_cwnd = ctl.cwnd(self.subflow) + self.inflation;
+    }
+}
+
+/// The hooks a multipath connection drives its subflows with (crate::mptcp).
+impl TcpSender {
+    /// Makes this sender an MPTCP subflow: it sends new data only when granted.
+    pub(crate) fn make_subflow(&mut self) {
+        self.granted = Some(0);
+    }
+
+    pub(crate) fn is_subflow(&self) -> bool {
+        self.granted.is_some()
+    }
+
+    /// The subflows the coupled increase and decrease of this subflow run over.
+    pub(crate) fn set_coupling(&mut self, coupling: SubflowSet) {
+        self.coupling = coupling;
+    }
+
+    /// Gives this subflow one more segment of connection data to send.
+    pub(crate) fn grant_one(&mut self) {
+        if let Some(g) = &mut self.granted {
+            *g += 1;
+        }
+    }
+
+    /// Subflow sequence number the next granted segment will get.
+    pub(crate) fn next_granted_seq(&self) -> u64 {
+        self.granted.unwrap_or(self.high_sent)
+    }
+
+    /// How many new segments the window would let this subflow send now, beyond what it was
+    /// already granted (0 while retransmissions are pending).
+    pub(crate) fn new_data_room(&self, ctl: &Controller) -> u64 {
+        if !self.active {
+            return 0;
+        }
+        let pending = self.granted.map_or(0, |g| g.saturating_sub(self.high_sent));
+        let room = if self.sack && self.phase != Phase::Open {
+            let lost_below = self.lost_boundary();
+            if let Some(Next::Retransmit(_)) = self.next_seg(lost_below, self.high_sent) {
+                return 0;
+            }
+            (ctl.cwnd(self.subflow) - self.pipe(lost_below) as f64).max(0.0) as u64
+        } else {
+            if self.snd_nxt < self.high_sent {
+                return 0;
+            }
+            let window = (ctl.cwnd(self.subflow) + self.inflation).max(1.0) as u64;
+            let flight = self.snd_nxt - self.snd_una - if self.sack { self.scoreboard.len() } else { 0 };
+            window.saturating_sub(flight)
+        };
+        room.saturating_sub(pending)
+    }
+
+    /// Sends what the window and the grants allow.
+    pub(crate) fn pump(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
+        self.try_send(ctx, ctl);
+        self.account_cwnd(ctx.now, ctl);
     }
 }

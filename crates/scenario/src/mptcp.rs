@@ -1,0 +1,126 @@
+//! Multipath flows in scenario files (`kind = "mptcp"`): their keys, the names of the
+//! multipath congestion-control schemes, and the `--cc` override.
+
+use crate::error::{Result, ScenarioError};
+use crate::fields::{Fields, Located};
+use crate::schema::{FlowKind, MptcpSpec, TcpSpec};
+use crate::suggest::did_you_mean;
+use crate::tree::Kind;
+use pathpool_cc::{Algorithm, SinglePath};
+use pathpool_sim::{time, MultipathCc, SbdPolicy, Scheduler};
+
+/// Scheme names `cc` and `--cc` accept for a multipath connection.
+pub const SCHEMES: &[&str] = &["uncoupled", "uncoupled-cubic", "lia", "olia", "balia", "wvegas", "mptcp-sbd", "tr-lia"];
+
+/// S2 §5.2: back to uncoupled after 100 s without a positive TR decision.
+const TR_LIA_HOLD_S: u64 = 100;
+
+pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
+    Ok(match name {
+        "uncoupled" => MultipathCc::Coupled(Algorithm::Uncoupled(SinglePath::Reno)),
+        "uncoupled-cubic" => MultipathCc::Coupled(Algorithm::Uncoupled(SinglePath::Cubic)),
+        "lia" => MultipathCc::Coupled(Algorithm::Lia),
+        "olia" => MultipathCc::Coupled(Algorithm::Olia),
+        "balia" => MultipathCc::Coupled(Algorithm::Balia),
+        "wvegas" => MultipathCc::Coupled(Algorithm::WVegas),
+        "mptcp-sbd" => MultipathCc::MptcpSbd(SbdPolicy::default()),
+        "tr-lia" => MultipathCc::TrLia { hold: time::secs(TR_LIA_HOLD_S) },
+        other => {
+            let hint = did_you_mean(other, SCHEMES.iter().copied());
+            return Err(format!("unknown multipath congestion control \"{other}\"{hint}; expected one of: {}", SCHEMES.join(", ")));
+        }
+    })
+}
+
+/// The `subflows` lists, each checked like a route.
+fn subflows(f: &Fields) -> Result<Vec<Located<Vec<String>>>> {
+    let Some(node) = f.get("subflows") else {
+        return Err(f.missing("subflows", "a list of routes, one per subflow, like [[\"a\", \"b\"], [\"a\", \"c\", \"b\"]]"));
+    };
+    let Kind::Array(items) = &node.kind else {
+        return Err(f.error("subflows", "expected a list of routes, like [[\"a\", \"b\"], [\"a\", \"c\", \"b\"]]"));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("{}[{i}]", f.path("subflows"));
+        let err = |m: String| f.src().error(&item.origin, &path, m);
+        let Kind::Array(nodes) = &item.kind else { return Err(err(format!("expected a route (a list of node names), got {}", item.kind.type_name()))) };
+        let mut names = Vec::with_capacity(nodes.len());
+        for n in nodes {
+            match &n.kind {
+                Kind::Str(s) => names.push(s.clone()),
+                other => return Err(err(format!("expected node names (strings), got {}", other.type_name()))),
+            }
+        }
+        if names.len() < 2 {
+            return Err(err("a route needs at least two nodes, sender first and receiver last".into()));
+        }
+        out.push(Located { value: names, origin: item.origin.clone(), path });
+    }
+    Ok(out)
+}
+
+/// The first subflow stands for the connection's `route` (sender and receiver nodes).
+pub(crate) fn first_subflow(f: &Fields) -> Result<Located<Vec<String>>> {
+    subflows(f)?.into_iter().next().ok_or_else(|| f.error("subflows", "needs at least one subflow route"))
+}
+
+pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpSpec> {
+    for key in ["traffic", "rate", "size", "competitor"] {
+        f.only_with(key, "kind = \"tcp\" (a multipath connection is always bulk)")?;
+    }
+    let subflows = subflows(f)?;
+    if subflows.is_empty() {
+        return Err(f.error("subflows", "needs at least one subflow route"));
+    }
+    if subflows.len() > pathpool_sim::mptcp::MAX_SUBFLOWS {
+        return Err(f.error("subflows", format!("{} subflows; at most {} are supported", subflows.len(), pathpool_sim::mptcp::MAX_SUBFLOWS)));
+    }
+    let (first, last) = (&subflows[0].value[0], subflows[0].value.last());
+    for s in &subflows {
+        if &s.value[0] != first || s.value.last() != last {
+            return Err(f.src().error(&s.origin, &s.path, format!("every subflow must lead from the sender \"{first}\" to the receiver \"{}\"", last.map_or("", |x| x))));
+        }
+        if !has_count && s.value.iter().any(|n| n.contains("{i}")) {
+            return Err(f.src().error(&s.origin, &s.path, "{i} stands for the copy index and needs count = N on the flow"));
+        }
+    }
+    let cc = f.string("cc")?.unwrap_or_else(|| f.located("cc", "olia".to_string()));
+    check_scheme(&cc.value, subflows.len()).map_err(|m| f.error("cc", m))?;
+    let scheduler = match f.choice("scheduler", &["lowest-rtt", "round-robin"])? {
+        Some(s) if s.value == "round-robin" => Scheduler::RoundRobin,
+        _ => Scheduler::LowestRtt,
+    };
+    let receive_buffer = match f.get("receive_buffer") {
+        None => None,
+        Some(_) => Some(f.int("receive_buffer", 1, 1 << 40)?.unwrap_or(1) as u64),
+    };
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer })
+}
+
+/// A known scheme that makes sense for `n` subflows.
+fn check_scheme(name: &str, n: usize) -> std::result::Result<MultipathCc, String> {
+    let cc = scheme(name)?;
+    if matches!(cc, MultipathCc::MptcpSbd(_) | MultipathCc::TrLia { .. }) && n < 2 {
+        return Err(format!("\"{name}\" runs a shared-bottleneck detector, which needs at least two subflows (this connection has {n})"));
+    }
+    Ok(cc)
+}
+
+/// `--cc NAME`: every multipath connection of the scenario runs scheme NAME.
+pub fn override_cc(loaded: &mut crate::Loaded, name: &str) -> std::result::Result<(), ScenarioError> {
+    let fail = |m: String| ScenarioError::file(&loaded.source.name, m);
+    scheme(name).map_err(|m| fail(format!("--cc: {m}")))?;
+    let mut any = false;
+    for flow in &mut loaded.scenario.flows {
+        if let FlowKind::Mptcp(m) = &mut flow.kind {
+            check_scheme(name, m.subflows.len()).map_err(|e| fail(format!("--cc: flow {}: {e}", flow.name.value)))?;
+            m.cc.value = name.to_string();
+            any = true;
+        }
+    }
+    if !any {
+        return Err(fail("--cc: the scenario has no multipath flow (kind = \"mptcp\") to apply it to".into()));
+    }
+    Ok(())
+}

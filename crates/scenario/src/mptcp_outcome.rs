@@ -1,0 +1,218 @@
+//! Metrics of multipath runs (S0 §II, §IV-B/C; algorithms.md §10.1): throughput against the
+//! competing TCP flows, and the accuracy of the shared-bottleneck detector against the
+//! topology's ground truth.
+
+use crate::schema::FlowKind;
+use crate::topology::{Hop, Topology};
+use crate::Loaded;
+use pathpool_sim as sim;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::Path;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Connection {
+    pub name: String,
+    pub throughput_mbps: f64,
+    pub subflow_mbps: Vec<f64>,
+    /// Per subflow: mean throughput of the competing TCP flows on its bottleneck (None:
+    /// no competitor there).
+    pub competitor_mbps: Vec<Option<f64>>,
+    /// Ground truth: subflows with equal ids share a bottleneck.
+    pub truth: Vec<u32>,
+    /// (time in s, group per subflow), measured window only.
+    pub observations: Vec<(f64, Vec<u32>)>,
+    pub decisions: Vec<(f64, Vec<u32>)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Multipath {
+    pub connections: Vec<Connection>,
+    pub tcp_mbps: f64,
+}
+
+fn hop_rate(topo: &Topology, h: &Hop) -> u64 {
+    let l = &topo.links[h.link];
+    if h.reverse { l.reverse.as_ref().map_or(u64::MAX, |d| d.rate_bps) } else { l.forward.rate_bps }
+}
+
+/// The hops of `route` whose rate is the route's smallest: its bottleneck links.
+fn bottleneck_hops(topo: &Topology, route: &[Hop]) -> Vec<Hop> {
+    let min = route.iter().map(|h| hop_rate(topo, h)).min().unwrap_or(u64::MAX);
+    route.iter().filter(|h| hop_rate(topo, h) == min).copied().collect()
+}
+
+/// Subflows share a bottleneck when one of their narrowest links is the same; groups are the
+/// connected components, numbered 1, 2, ... by lowest subflow.
+fn truth(bottlenecks: &[Vec<Hop>]) -> Vec<u32> {
+    let n = bottlenecks.len();
+    let mut group = vec![0u32; n];
+    let mut next = 0;
+    for i in 0..n {
+        if group[i] == 0 {
+            next += 1;
+            group[i] = next;
+            let mut stack = vec![i];
+            while let Some(a) = stack.pop() {
+                for b in 0..n {
+                    if group[b] == 0 && bottlenecks[a].iter().any(|h| bottlenecks[b].contains(h)) {
+                        group[b] = next;
+                        stack.push(b);
+                    }
+                }
+            }
+        }
+    }
+    group
+}
+
+pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, sim::MptcpId, usize)], sim_flows: &[(String, bool)]) -> Option<Multipath> {
+    if connections.is_empty() {
+        return None;
+    }
+    let topo = &l.topology;
+    let warmup = crate::units::seconds(l.scenario.simulation.warmup);
+    // Competing TCP flows: (sim flow index, route, throughput).
+    let mut competitors = Vec::new();
+    let mut sim_index = 0;
+    for f in &topo.flows {
+        match &l.scenario.flows[f.template].kind {
+            FlowKind::Mptcp(_) => sim_index += f.subflows.len(),
+            FlowKind::Tcp(t) => {
+                if t.competitor {
+                    competitors.push((&f.route, s.flow_stats(sim::FlowId(sim_index as u32)).throughput_bps / 1e6));
+                }
+                sim_index += 1;
+            }
+            FlowKind::Udp(_) => sim_index += 1,
+        }
+    }
+    debug_assert_eq!(sim_index, sim_flows.len());
+    let tcp_mbps = competitors.iter().map(|c| c.1).sum();
+    let records = |r: &[sim::mptcp::GroupingRecord], start: f64| -> Vec<(f64, Vec<u32>)> {
+        r.iter().map(|x| (start + crate::units::seconds(x.time), x.groups.clone())).filter(|x| x.0 >= warmup).collect()
+    };
+    let conns = connections
+        .iter()
+        .map(|&(ti, id, first)| {
+            let f = &topo.flows[ti];
+            let st = s.mptcp_stats(id);
+            let bn: Vec<Vec<Hop>> = f.subflows.iter().map(|(r, _)| bottleneck_hops(topo, r)).collect();
+            let competitor_mbps = bn
+                .iter()
+                .map(|hops| {
+                    let on: Vec<f64> = competitors.iter().filter(|c| c.0.iter().any(|h| hops.contains(h))).map(|c| c.1).collect();
+                    (!on.is_empty()).then(|| on.iter().sum::<f64>() / on.len() as f64)
+                })
+                .collect();
+            let start = crate::units::seconds(f.start);
+            Connection {
+                name: f.name.clone(),
+                throughput_mbps: st.throughput_bps / 1e6,
+                subflow_mbps: (0..f.subflows.len()).map(|k| s.flow_stats(sim::FlowId((first + k) as u32)).throughput_bps / 1e6).collect(),
+                competitor_mbps,
+                truth: truth(&bn),
+                observations: records(s.mptcp_observations(id), start),
+                decisions: records(s.mptcp_decisions(id), start),
+            }
+        })
+        .collect();
+    Some(Multipath { connections: conns, tcp_mbps })
+}
+
+/// S0 §IV-B: correct when the grouping equals the truth (SB: all in one group; NSB: every
+/// subflow in a group of its own). A non-congested subflow (0) is in no group, so it can
+/// only be right where the truth has it alone.
+pub fn correct(groups: &[u32], truth: &[u32]) -> bool {
+    let n = groups.len();
+    (0..n).all(|i| (0..n).all(|j| i == j || (groups[i] != 0 && groups[i] == groups[j]) == (truth[i] == truth[j])))
+}
+
+/// Groups in a grouping, each non-congested subflow counting as one of its own.
+pub fn group_count(groups: &[u32]) -> usize {
+    let mut ids: Vec<u32> = groups.iter().copied().filter(|&g| g != 0).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.len() + groups.iter().filter(|&&g| g == 0).count()
+}
+
+pub(crate) fn summary(m: &Multipath, put: &mut dyn FnMut(String, Value)) {
+    let mptcp: f64 = m.connections.iter().map(|c| c.throughput_mbps).sum();
+    put("mptcp_mbps".into(), json!(mptcp));
+    put("tcp_mbps".into(), json!(m.tcp_mbps));
+    if m.tcp_mbps > 0.0 {
+        put("sum_ratio".into(), json!(mptcp / m.tcp_mbps));
+    }
+    let (mut obs, mut obs_ok, mut dec, mut dec_ok) = (0usize, 0usize, 0usize, 0usize);
+    let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+    for c in &m.connections {
+        put(format!("mptcp.{}.throughput_mbps", c.name), json!(c.throughput_mbps));
+        for (k, (&sf, comp)) in c.subflow_mbps.iter().zip(&c.competitor_mbps).enumerate() {
+            put(format!("mptcp.{}.sf{k}.throughput_mbps", c.name), json!(sf));
+            if let Some(t) = comp.filter(|&t| t > 0.0) {
+                put(format!("mptcp.{}.sf{k}.ratio", c.name), json!(sf / t));
+            }
+        }
+        obs += c.observations.len();
+        obs_ok += c.observations.iter().filter(|o| correct(&o.1, &c.truth)).count();
+        dec += c.decisions.len();
+        dec_ok += c.decisions.iter().filter(|d| correct(&d.1, &c.truth)).count();
+        for d in &c.decisions {
+            *counts.entry(group_count(&d.1)).or_default() += 1;
+        }
+    }
+    if obs > 0 {
+        put("observations".into(), json!(obs));
+        put("observation_accuracy".into(), json!(obs_ok as f64 / obs as f64));
+    }
+    if dec > 0 {
+        put("decisions".into(), json!(dec));
+        put("decision_accuracy".into(), json!(dec_ok as f64 / dec as f64));
+        let n = m.connections.iter().map(|c| c.truth.len()).max().unwrap_or(0);
+        for k in 1..=n {
+            put(format!("groups_{k}"), json!(*counts.get(&k).unwrap_or(&0) as f64 / dec as f64));
+        }
+    }
+}
+
+/// observations.csv and decisions.csv: `time_s,connection,subflow,group,truth`.
+pub(crate) fn write_csv(dir: &Path, m: &Multipath) -> io::Result<()> {
+    for (file, pick) in [("observations.csv", true), ("decisions.csv", false)] {
+        let mut w = io::BufWriter::new(std::fs::File::create(dir.join(file))?);
+        writeln!(w, "time_s,connection,subflow,group,truth")?;
+        for c in &m.connections {
+            let rows = if pick { &c.observations } else { &c.decisions };
+            for (t, groups) in rows {
+                for (k, g) in groups.iter().enumerate() {
+                    writeln!(w, "{t:.3},{},{k},{g},{}", c.name, c.truth[k])?;
+                }
+            }
+        }
+        w.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn correctness_follows_s0() {
+        // SB truth: all together.
+        assert!(correct(&[1, 1, 1], &[1, 1, 1]));
+        assert!(!correct(&[1, 1, 2], &[1, 1, 1]));
+        assert!(!correct(&[0, 0, 0], &[1, 1, 1]));
+        // NSB truth: each alone; non-congested subflows are alone too.
+        assert!(correct(&[1, 2, 0], &[1, 2, 3]));
+        assert!(!correct(&[1, 1, 2], &[1, 2, 3]));
+        assert_eq!(group_count(&[1, 1, 0, 2]), 3);
+    }
+
+    #[test]
+    fn truth_joins_subflows_through_a_shared_narrowest_link() {
+        let h = |l| Hop { link: l, reverse: false };
+        assert_eq!(truth(&[vec![h(0)], vec![h(1)], vec![h(0)]]), vec![1, 2, 1]);
+    }
+}

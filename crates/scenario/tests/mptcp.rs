@@ -1,0 +1,101 @@
+//! Multipath flows in scenario files: what is refused, the --cc override, and the metrics of
+//! a short run.
+
+use pathpool_scenario::{load_str, mptcp, progress::Progress, simulate, summary};
+
+const TWO_PATHS: &str = r#"
+[simulation]
+duration = "30s"
+warmup = "5s"
+
+[links.a]
+from = "s"
+to = "d"
+rate = "10Mbps"
+delay = "10ms"
+buffer = 25
+queue = "random-tail-drop"
+
+[links.b]
+from = "s"
+to = "m"
+rate = "10Mbps"
+delay = "9ms"
+buffer = 25
+queue = "random-tail-drop"
+
+[links.b2]
+from = "m"
+to = "d"
+rate = "1Gbps"
+delay = "1ms"
+buffer = 1000
+
+[[flows]]
+name = "tcp_a"
+route = ["s", "d"]
+competitor = true
+
+[[flows]]
+name = "tcp_b"
+route = ["s", "m", "d"]
+competitor = true
+
+[[flows]]
+name = "mp"
+kind = "mptcp"
+cc = "mptcp-sbd"
+subflows = [["s", "d"], ["s", "m", "d"]]
+"#;
+
+fn load_err(text: &str) -> String {
+    match load_str("mp.toml", text, &[]) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn meaningless_multipath_settings_are_refused() {
+    let one = TWO_PATHS.replace(r#"subflows = [["s", "d"], ["s", "m", "d"]]"#, r#"subflows = [["s", "d"]]"#);
+    let e = load_err(&one);
+    assert!(e.contains("flows.mp.cc") && e.contains("at least two subflows"), "{e}");
+    let nine = TWO_PATHS.replace(r#"subflows = [["s", "d"], ["s", "m", "d"]]"#, &format!("subflows = [{}]", vec![r#"["s", "d"]"#; 9].join(", ")));
+    let e = load_err(&nine);
+    assert!(e.contains("at most 8"), "{e}");
+    let missing = TWO_PATHS.replace(r#"["s", "m", "d"]]"#, r#"["s", "x", "d"]]"#);
+    let e = load_err(&missing);
+    assert!(e.contains("flows.mp.subflows[1]") && e.contains("\"x\""), "{e}");
+    let detector_on_tcp = TWO_PATHS.replace("name = \"tcp_a\"", "name = \"tcp_a\"\ncc = \"mptcp-sbd\"");
+    assert!(load_err(&detector_on_tcp).contains("unknown congestion control \"mptcp-sbd\""));
+    let subflows_on_tcp = TWO_PATHS.replace("name = \"tcp_a\"", "name = \"tcp_a\"\nsubflows = [[\"s\", \"d\"]]");
+    assert!(load_err(&subflows_on_tcp).contains("kind = \"mptcp\""));
+    let unknown = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"olla\"");
+    assert!(load_err(&unknown).contains("did you mean 'olia'"), "{}", load_err(&unknown));
+}
+
+#[test]
+fn cc_override_applies_to_every_connection_and_checks_names() {
+    let mut l = load_str("mp.toml", TWO_PATHS, &[]).unwrap();
+    assert!(mptcp::override_cc(&mut l, "wobbly").unwrap_err().to_string().contains("--cc"));
+    mptcp::override_cc(&mut l, "lia").unwrap();
+    let tcp_only = TWO_PATHS.split("[[flows]]\nname = \"mp\"").next().unwrap();
+    let mut l = load_str("tcp.toml", tcp_only, &[]).unwrap();
+    assert!(mptcp::override_cc(&mut l, "olia").unwrap_err().to_string().contains("no multipath flow"));
+}
+
+#[test]
+fn a_run_reports_multipath_metrics() {
+    let mut l = load_str("mp.toml", TWO_PATHS, &[]).unwrap();
+    let run = |l: &pathpool_scenario::Loaded| summary::summary(&simulate(l, &Progress::hidden()).unwrap());
+    let sbd = run(&l);
+    for key in ["mptcp_mbps", "tcp_mbps", "sum_ratio", "mptcp.mp.sf0.ratio", "mptcp.mp.sf1.ratio", "observation_accuracy", "decision_accuracy", "groups_1", "groups_2"] {
+        assert!(sbd.contains_key(key), "missing {key}");
+    }
+    mptcp::override_cc(&mut l, "uncoupled").unwrap();
+    let unc = run(&l);
+    // Uncoupled Reno on two disjoint paths, each shared with one Reno flow: about 1.
+    let r = unc["sum_ratio"].as_f64().unwrap();
+    assert!((0.8..1.25).contains(&r), "uncoupled sum_ratio {r}");
+    assert!(!unc.contains_key("decision_accuracy"));
+}

@@ -1,0 +1,105 @@
+//! Configuration of one MPTCP connection.
+
+use pathpool_cc::Algorithm;
+
+use crate::tcp::TcpFlowConfig;
+use crate::ElementId;
+
+/// At most this many subflows: MP_GROUP's decision and the SBD grouping of S0 handle 8.
+pub const MAX_SUBFLOWS: usize = 8;
+
+/// Which subflow gets the next segment of connection data when several have window room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheduler {
+    /// The subflow with the smallest smoothed RTT (the Linux MPTCP default scheduler);
+    /// subflows without an RTT sample yet come first, in index order.
+    LowestRtt,
+    /// Subflows in turn.
+    RoundRobin,
+}
+
+/// How the connection's windows are coupled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MultipathCc {
+    /// One algorithm over all subflows (uncoupled Reno/CUBIC, LIA, OLIA, BALIA, wVegas, ...).
+    Coupled(Algorithm),
+    /// MPTCP-SBD (S0 §III): OLIA over the subflows the receiver's SBD decision puts in
+    /// x's bottleneck group, Reno for a subflow alone (algorithms.md §7.5).
+    MptcpSbd(SbdPolicy),
+    /// TR-LIA (S2 §5.2): per-path Reno until the sender's trend-line detector says the
+    /// subflows share a bottleneck, LIA over all while it does, uncoupled again after
+    /// `hold` without a positive (algorithms.md §8.5).
+    TrLia { hold: crate::Time },
+}
+
+/// MPTCP-SBD policy flags (algorithms.md §11 items 21 and 35).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SbdPolicy {
+    /// Non-congested subflows (group 99) and subflows without decision data join every
+    /// coupling set (the public code); false: they run alone.
+    pub couple_non_congested: bool,
+    /// Floor of ssthresh for every subflow, also one running Reno alone (the code: 1).
+    pub min_ssthresh: f64,
+}
+
+impl Default for SbdPolicy {
+    fn default() -> Self {
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0 }
+    }
+}
+
+/// One subflow: its own forward and reverse routes (element lists, as for a TCP flow).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubflowRoute {
+    pub fwd: Vec<ElementId>,
+    pub rev: Vec<ElementId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MptcpConfig {
+    pub subflows: Vec<SubflowRoute>,
+    pub cc: MultipathCc,
+    pub scheduler: Scheduler,
+    /// Connection-level receive buffer in segments: the sender keeps data sequence numbers
+    /// below (data ACK + this). `None`: unlimited. S0 used 2 x sum of bandwidths x largest
+    /// RTT.
+    pub receive_buffer: Option<u64>,
+    /// Everything else of a subflow (segment size, recovery, RTO, initial window, cc
+    /// parameters, start and stop) is taken from here; its routes, `cc` and `traffic`
+    /// are ignored (the connection is bulk).
+    pub tcp: TcpFlowConfig,
+}
+
+impl MptcpConfig {
+    pub fn new(subflows: Vec<SubflowRoute>, cc: MultipathCc) -> Self {
+        let tcp = TcpFlowConfig::new(Vec::new(), Vec::new());
+        MptcpConfig { subflows, cc, scheduler: Scheduler::LowestRtt, receive_buffer: None, tcp }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.subflows.len();
+        if n == 0 {
+            return Err("mptcp connection needs at least one subflow".into());
+        }
+        if n > MAX_SUBFLOWS {
+            return Err(format!("mptcp connection has {n} subflows, at most {MAX_SUBFLOWS} are supported"));
+        }
+        if let Some(i) = self.subflows.iter().position(|s| s.fwd.is_empty()) {
+            return Err(format!("mptcp subflow {i}: forward route must name at least one element"));
+        }
+        if self.receive_buffer == Some(0) {
+            return Err("mptcp receive_buffer must be > 0 segments".into());
+        }
+        if matches!(self.cc, MultipathCc::MptcpSbd(_) | MultipathCc::TrLia { .. }) && n < 2 {
+            return Err("mptcp cc: a shared-bottleneck detector needs at least two subflows".into());
+        }
+        if let MultipathCc::MptcpSbd(p) = self.cc {
+            if !(p.min_ssthresh >= 1.0 && p.min_ssthresh.is_finite()) {
+                return Err(format!("mptcp-sbd min_ssthresh must be >= 1, got {}", p.min_ssthresh));
+            }
+        }
+        let mut tcp = self.tcp.clone();
+        tcp.fwd = self.subflows[0].fwd.clone();
+        tcp.validate()
+    }
+}

@@ -1,0 +1,114 @@
+//! The receiving end of an MPTCP connection: data-level reassembly and, for MPTCP-SBD,
+//! the shared bottleneck detector whose decisions go back on ACKs (S0 §III; algorithms.md
+//! §7.1-§7.4).
+
+use pathpool_sbd::{DecisionFilter, FilterParams, Observation, Rfc8382Detector, SbdParams};
+
+use super::options::{next_epoch, relative_owd_us, MpGroup, SbdOption, GROUP_NOT_CONGESTED};
+use crate::tcp::SeqSet;
+use crate::time::{to_nanos, Time};
+
+/// One SBD result kept for the outputs: time and a group per subflow (0 = not congested).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupingRecord {
+    pub time: Time,
+    pub groups: Vec<u32>,
+}
+
+pub(crate) struct SbdReceiver {
+    detector: Rfc8382Detector,
+    filter: DecisionFilter,
+    epoch: u8,
+    /// The current decision as MP_GROUP group values per subflow.
+    groups: Vec<u8>,
+    /// Round robin over subflows for the next MP_GROUP option.
+    next_report: usize,
+    pub observations: Vec<GroupingRecord>,
+    pub decisions: Vec<GroupingRecord>,
+}
+
+impl SbdReceiver {
+    pub fn new(n: usize) -> Self {
+        SbdReceiver {
+            detector: Rfc8382Detector::new(SbdParams::mptcp_sbd(), n),
+            filter: DecisionFilter::new(FilterParams::default(), n),
+            epoch: 0,
+            groups: vec![GROUP_NOT_CONGESTED; n],
+            next_report: 0,
+            observations: Vec::new(),
+            decisions: Vec::new(),
+        }
+    }
+
+    fn record(obs: &Observation, now: Time, log: &mut Vec<GroupingRecord>) {
+        log.push(GroupingRecord { time: now, groups: obs.groups.clone() });
+    }
+
+    /// An MP_TIMESTAMP arrived on subflow `sf` at receiver time `since_start` (from the
+    /// connection's start; the sender's clock has another origin, which the relative OWD
+    /// absorbs).
+    pub fn on_timestamp(&mut self, sf: usize, since_start: Time, time_us: u32, loss: bool) {
+        let now_ns = to_nanos(since_start);
+        while let Some(obs) = self.detector.poll(now_ns) {
+            Self::record(obs, since_start, &mut self.observations);
+            if let Some(d) = self.filter.push(obs) {
+                Self::record(d, since_start, &mut self.decisions);
+                self.epoch = next_epoch(self.epoch);
+                for (g, &d) in self.groups.iter_mut().zip(&d.groups) {
+                    *g = if d == 0 { GROUP_NOT_CONGESTED } else { d.min(98) as u8 };
+                }
+            }
+        }
+        if loss {
+            self.detector.on_loss(sf, now_ns);
+        }
+        let owd_us = relative_owd_us(since_start / 1_000_000, time_us);
+        self.detector.on_owd_sample(sf, now_ns, owd_us as i64 * 1000);
+    }
+
+    /// The MP_GROUP option for the next ACK: one subflow's group per option, round robin
+    /// (algorithms.md §7.2). None before the first decision.
+    pub fn next_group_option(&mut self) -> Option<SbdOption> {
+        if self.epoch == 0 {
+            return None;
+        }
+        let sf = self.next_report;
+        self.next_report = (sf + 1) % self.groups.len();
+        Some(SbdOption::Group(MpGroup { epoch: self.epoch, group: self.groups[sf], flow_id: sf as u16 }))
+    }
+}
+
+/// Data-level reassembly (RFC 8684 §3.3): segments are delivered to the application in
+/// data sequence order, whichever subflow brought them.
+pub(crate) struct DataReceiver {
+    rcv_nxt: u64,
+    out_of_order: SeqSet,
+    pub delivered_segments: u64,
+    pub delivered_bytes: u64,
+    /// Most data segments held out of order at once (receive-buffer occupancy).
+    pub max_out_of_order: u64,
+}
+
+impl DataReceiver {
+    pub fn new() -> Self {
+        DataReceiver { rcv_nxt: 0, out_of_order: SeqSet::new(256), delivered_segments: 0, delivered_bytes: 0, max_out_of_order: 0 }
+    }
+
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    pub fn on_segment(&mut self, dsn: u64, bytes: u32) {
+        if dsn == self.rcv_nxt {
+            let next = self.out_of_order.next_absent(dsn + 1);
+            self.out_of_order.advance(next);
+            let n = next - self.rcv_nxt;
+            self.rcv_nxt = next;
+            self.delivered_segments += n;
+            self.delivered_bytes += n * bytes as u64;
+        } else if dsn > self.rcv_nxt {
+            self.out_of_order.insert(dsn);
+            self.max_out_of_order = self.max_out_of_order.max(self.out_of_order.len());
+        }
+    }
+}

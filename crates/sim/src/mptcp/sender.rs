@@ -1,0 +1,246 @@
+//! The sending end of an MPTCP connection, apart from the subflow senders themselves: the
+//! data-sequence mapping, the scheduler, and which subflows each subflow's congestion
+//! control is coupled with.
+
+use std::collections::VecDeque;
+
+use pathpool_cc::SubflowSet;
+use pathpool_sbd::{TrendLineDetector, TrendParams};
+
+use super::config::{MultipathCc, SbdPolicy, Scheduler};
+use super::options::{MpGroup, GROUP_NOT_CONGESTED};
+use crate::time::{to_nanos, Time};
+
+/// Per subflow: the data sequence number (DSN) of every subflow segment from `base` on
+/// (RFC 8684's DSS mapping, one segment at a time). A retransmission on the subflow
+/// carries the same DSN.
+#[derive(Default)]
+pub(crate) struct DsnMap {
+    base: u64,
+    dsns: VecDeque<u64>,
+}
+
+impl DsnMap {
+    pub fn push(&mut self, dsn: u64) {
+        self.dsns.push_back(dsn);
+    }
+
+    pub fn get(&self, subflow_seq: u64) -> Option<u64> {
+        subflow_seq.checked_sub(self.base).and_then(|i| self.dsns.get(i as usize).copied())
+    }
+
+    /// Forgets the mappings of segments the subflow has cumulatively acknowledged.
+    pub fn trim(&mut self, snd_una: u64) {
+        while self.base < snd_una && !self.dsns.is_empty() {
+            self.dsns.pop_front();
+            self.base += 1;
+        }
+    }
+
+    /// The lowest DSN this subflow still has to deliver.
+    pub fn first_outstanding(&self) -> Option<u64> {
+        self.dsns.front().copied()
+    }
+}
+
+/// The sender's store of MP_GROUP decisions: per subflow, the last 8 (epoch, group) pairs
+/// (algorithms.md §7.2) with their arrival order.
+const RING: usize = 8;
+
+#[derive(Clone, Copy, Default)]
+struct GroupEntry {
+    epoch: u8,
+    group: u8,
+    arrival: u64,
+}
+
+pub(crate) struct SbdSender {
+    policy: SbdPolicy,
+    rings: Vec<[GroupEntry; RING]>,
+    arrivals: u64,
+}
+
+impl SbdSender {
+    fn new(policy: SbdPolicy, n: usize) -> Self {
+        SbdSender { policy, rings: vec![[GroupEntry::default(); RING]; n], arrivals: 0 }
+    }
+
+    /// Stores an MP_GROUP; true when it was news (the coupling sets may change).
+    fn on_group(&mut self, g: MpGroup) -> bool {
+        let Some(ring) = self.rings.get_mut(g.flow_id as usize) else { return false };
+        if g.epoch == 0 || ring.iter().any(|e| e.arrival > 0 && e.epoch == g.epoch && e.group == g.group) {
+            return false;
+        }
+        self.arrivals += 1;
+        let slot = ring.iter().position(|e| e.arrival > 0 && e.epoch == g.epoch).unwrap_or_else(|| {
+            (0..RING).min_by_key(|&i| ring[i].arrival).unwrap_or(0)
+        });
+        ring[slot] = GroupEntry { epoch: g.epoch, group: g.group, arrival: self.arrivals };
+        true
+    }
+
+    fn group_of(&self, sf: usize, epoch: u8) -> Option<u8> {
+        self.rings[sf].iter().find(|e| e.arrival > 0 && e.epoch == epoch).map(|e| e.group)
+    }
+
+    /// The newest epoch every subflow with decision data has an entry for (K-SBD).
+    fn usable_epoch(&self) -> Option<u8> {
+        let with_data: Vec<usize> = (0..self.rings.len()).filter(|&i| self.rings[i].iter().any(|e| e.arrival > 0)).collect();
+        let first = *with_data.first()?;
+        let mut candidates: Vec<GroupEntry> = self.rings[first].iter().copied().filter(|e| e.arrival > 0).collect();
+        candidates.sort_by_key(|e| std::cmp::Reverse(e.arrival));
+        candidates.into_iter().map(|e| e.epoch).find(|&ep| with_data.iter().all(|&i| self.group_of(i, ep).is_some()))
+    }
+
+    /// S(x) of algorithms.md §7.5 for every subflow.
+    fn coupling_sets(&self, out: &mut [SubflowSet]) {
+        let n = out.len();
+        let all = SubflowSet::all(n);
+        let Some(e) = self.usable_epoch() else {
+            out.fill(all); // before the first decision: OLIA over all (S0)
+            return;
+        };
+        let group = |i: usize| self.group_of(i, e).filter(|&g| g != GROUP_NOT_CONGESTED);
+        for (x, set) in out.iter_mut().enumerate() {
+            *set = match group(x) {
+                None if self.policy.couple_non_congested => all,
+                None => SubflowSet::single(x),
+                Some(gx) => (0..n).fold(SubflowSet::empty(), |s, y| match group(y) {
+                    Some(gy) if gy == gx => s.with(y),
+                    None if self.policy.couple_non_congested => s.with(y),
+                    _ if y == x => s.with(y),
+                    _ => s,
+                }),
+            };
+        }
+    }
+}
+
+/// TR-LIA's switch (S2 §5.2): trend lines on the subflows' RTT samples every 5 s.
+pub(crate) struct TrSwitch {
+    detector: TrendLineDetector,
+    hold_ns: u64,
+    coupled: bool,
+    last_positive_ns: u64,
+    pub observations: Vec<super::receiver::GroupingRecord>,
+}
+
+impl TrSwitch {
+    fn new(n: usize, hold: Time) -> Self {
+        TrSwitch {
+            detector: TrendLineDetector::new(TrendParams::default(), n),
+            hold_ns: to_nanos(hold),
+            coupled: false,
+            last_positive_ns: 0,
+            observations: Vec::new(),
+        }
+    }
+
+    /// Feeds an RTT sample; true when the coupling changed.
+    fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) -> bool {
+        let now_ns = to_nanos(since_start);
+        let before = self.coupled;
+        while let Some(obs) = self.detector.poll(now_ns) {
+            let groups = &obs.groups;
+            let shared = groups.iter().enumerate().any(|(i, &g)| g != 0 && groups[..i].contains(&g));
+            self.observations.push(super::receiver::GroupingRecord { time: since_start, groups: groups.clone() });
+            if shared {
+                self.coupled = true;
+                self.last_positive_ns = now_ns;
+            }
+        }
+        if self.coupled && now_ns.saturating_sub(self.last_positive_ns) > self.hold_ns {
+            self.coupled = false;
+        }
+        self.detector.on_rtt_sample(sf, now_ns, to_nanos(rtt));
+        before != self.coupled
+    }
+}
+
+pub(crate) enum Coupler {
+    All,
+    Sbd(SbdSender),
+    Tr(TrSwitch),
+}
+
+pub(crate) struct DataSender {
+    pub maps: Vec<DsnMap>,
+    pub dsn_next: u64,
+    pub receive_buffer: Option<u64>,
+    scheduler: Scheduler,
+    rr_next: usize,
+    pub coupler: Coupler,
+    /// The coupling set each subflow passes to the controller.
+    pub coupling: Vec<SubflowSet>,
+    /// Retransmissions already signalled with the MP_TIMESTAMP loss flag, per subflow.
+    pub losses_signalled: Vec<u64>,
+}
+
+impl DataSender {
+    pub fn new(n: usize, cc: MultipathCc, scheduler: Scheduler, receive_buffer: Option<u64>) -> Self {
+        let (coupler, initial) = match cc {
+            MultipathCc::Coupled(_) => (Coupler::All, SubflowSet::all(n)),
+            MultipathCc::MptcpSbd(p) => (Coupler::Sbd(SbdSender::new(p, n)), SubflowSet::all(n)),
+            // Uncoupled at the start (algorithms.md §11 item 22).
+            MultipathCc::TrLia { hold } => (Coupler::Tr(TrSwitch::new(n, hold)), SubflowSet::empty()),
+        };
+        let coupling = (0..n).map(|i| if initial.is_empty() { SubflowSet::single(i) } else { initial }).collect();
+        DataSender {
+            maps: (0..n).map(|_| DsnMap::default()).collect(),
+            dsn_next: 0,
+            receive_buffer,
+            scheduler,
+            rr_next: 0,
+            coupler,
+            coupling,
+            losses_signalled: vec![0; n],
+        }
+    }
+
+    /// The data-level cumulative ACK as the sender can infer it from its subflows' cumulative
+    /// ACKs: every DSN below it was acknowledged on its subflow, so the receiver has delivered
+    /// it in order.
+    pub fn data_ack(&self) -> u64 {
+        self.maps.iter().filter_map(|m| m.first_outstanding()).min().unwrap_or(self.dsn_next)
+    }
+
+    /// May another segment of data go out (connection-level receive window)?
+    pub fn window_open(&self) -> bool {
+        self.receive_buffer.is_none_or(|b| self.dsn_next < self.data_ack() + b)
+    }
+
+    /// The subflow for the next segment among those with `room`; `srtt` per subflow.
+    pub fn pick(&mut self, room: &[u64], srtt: &[Option<u64>]) -> Option<usize> {
+        let n = room.len();
+        match self.scheduler {
+            Scheduler::LowestRtt => (0..n).filter(|&i| room[i] > 0).min_by_key(|&i| (srtt[i].unwrap_or(0), i)),
+            Scheduler::RoundRobin => {
+                let k = (0..n).map(|d| (self.rr_next + d) % n).find(|&i| room[i] > 0)?;
+                self.rr_next = (k + 1) % n;
+                Some(k)
+            }
+        }
+    }
+
+    /// A decision arrived on an ACK.
+    pub fn on_group(&mut self, g: MpGroup) {
+        if let Coupler::Sbd(s) = &mut self.coupler {
+            if s.on_group(g) {
+                s.coupling_sets(&mut self.coupling);
+            }
+        }
+    }
+
+    /// An RTT sample of subflow `sf` (TR-LIA's detector input).
+    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) {
+        if let Coupler::Tr(t) = &mut self.coupler {
+            if t.on_rtt(sf, since_start, rtt) {
+                let n = self.coupling.len();
+                let coupled = t.coupled;
+                for (i, c) in self.coupling.iter_mut().enumerate() {
+                    *c = if coupled { SubflowSet::all(n) } else { SubflowSet::single(i) };
+                }
+            }
+        }
+    }
+}

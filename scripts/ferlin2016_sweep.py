@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""S0's emulation experiments on the simulator: NSB-n and SB-n (n = 2..5), seeds 1..10,
+each with --cc olia, uncoupled and mptcp-sbd; prints the medians (docs/validation.md,
+"MPTCP and MPTCP-SBD") and checks the acceptance targets. Exit status 1 if one fails.
+
+    python3 scripts/ferlin2016_sweep.py [--bin target/release/pathpool] [--out out/ferlin2016] [--seeds 10]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMES = ["olia", "uncoupled", "mptcp-sbd"]
+KEYS = ["sum_ratio", "decision_accuracy", "observation_accuracy"]
+
+
+def run(binary, scenario, cc, seed, out):
+    folder = os.path.join(out, f"{scenario}-{cc}-s{seed}")
+    path = os.path.join(ROOT, "scenarios", "papers", "ferlin2016", scenario + ".toml")
+    subprocess.run([binary, "run", path, "--out", folder, "--cc", cc, "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(folder, "summary.json")) as f:
+        return json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", "ferlin2016"))
+    ap.add_argument("--seeds", type=int, default=10)
+    a = ap.parse_args()
+    if os.path.exists(a.out):
+        subprocess.run(["rm", "-rf", a.out], check=True)
+    med = {}
+    groups = {}
+    for kind in ["nsb", "sb"]:
+        for n in range(2, 6):
+            sc = f"{kind}-{n}"
+            for cc in SCHEMES:
+                rows = [run(a.bin, sc, cc, s, a.out) for s in range(1, a.seeds + 1)]
+                for k in KEYS:
+                    vals = [r[k] for r in rows if k in r]
+                    med[(sc, cc, k)] = statistics.median(vals) if vals else None
+                if cc == "mptcp-sbd":
+                    groups[sc] = [statistics.mean(r.get(f"groups_{g}", 0.0) for r in rows) for g in range(1, n + 1)]
+    fmt = lambda x: "-" if x is None else f"{x:.2f}"
+    print("| scenario | sum_ratio OLIA | sum_ratio uncoupled | sum_ratio MPTCP-SBD | SBD / OLIA | decision accuracy | observation accuracy | mean share of decisions with 1..n groups |")
+    print("|---|---|---|---|---|---|---|---|")
+    failures = []
+    for kind in ["nsb", "sb"]:
+        for n in range(2, 6):
+            sc = f"{kind}-{n}"
+            o, u, s = (med[(sc, cc, "sum_ratio")] for cc in SCHEMES)
+            acc = med[(sc, "mptcp-sbd", "decision_accuracy")]
+            obs = med[(sc, "mptcp-sbd", "observation_accuracy")]
+            print(f"| {sc.upper()} | {fmt(o)} | {fmt(u)} | {fmt(s)} | {fmt(s / o)} | {fmt(acc)} | {fmt(obs)} | {' / '.join(f'{g:.2f}' for g in groups[sc])} |")
+            if sc == "nsb-2" and s / o < 1.3:
+                failures.append(f"NSB-2: MPTCP-SBD / OLIA = {s / o:.2f} < 1.3")
+            if sc == "nsb-5" and s / o < 1.8:
+                failures.append(f"NSB-5: MPTCP-SBD / OLIA = {s / o:.2f} < 1.8")
+            if sc == "nsb-2" and (acc or 0) < 0.75:
+                failures.append(f"NSB-2: decision accuracy {fmt(acc)} < 0.75")
+            if kind == "sb" and s > 1.15:
+                failures.append(f"{sc.upper()}: MPTCP-SBD sum_ratio {s:.2f} > 1.15")
+            if kind == "sb" and (acc or 0) < 0.95:
+                failures.append(f"{sc.upper()}: decision accuracy {fmt(acc)} < 0.95")
+    for f in failures:
+        print("FAIL", f)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
