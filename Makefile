@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test validate bench clean
+.PHONY: all deps build demo test validate validate-ferlin2016 bench clean
 
 all: build
 
@@ -33,6 +33,11 @@ test: deps
 validate: build
 	$(CARGO) test --release --locked --workspace -- --ignored --nocapture --test-threads 1
 	for s in 1 2 3 4 5; do $(BIN) run scenarios/validation/fairness-10-reno.toml --out $(OUT)/validation/fairness-10-reno-seed$$s --seed $$s; done
+
+# S0's NSB/SB experiments over seeds 1-10 (docs/validation.md, "MPTCP and MPTCP-SBD"); exits
+# non-zero while a target of the multipath acceptance is not met.
+validate-ferlin2016: build
+	python3 scripts/ferlin2016_sweep.py --bin $(BIN) --out $(OUT)/ferlin2016
 
 # Simulator speed (BENCHMARKS.md): the benchmark scenarios, one after another.
 bench: build
