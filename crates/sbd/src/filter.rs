@@ -6,6 +6,7 @@
 //! Only shared bottleneck groups count as "together": two non-bottlenecked flows are not.
 
 use crate::observation::{canonicalize, Observation, NOT_BOTTLENECKED};
+use crate::union_find::find;
 
 /// How pairwise "together" counts become groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,14 +197,6 @@ impl DecisionFilter {
         }
         canonicalize(out, &mut self.scratch);
     }
-}
-
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
 }
 
 #[cfg(test)]

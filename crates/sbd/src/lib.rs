@@ -63,6 +63,7 @@ pub mod replay;
 mod rfc8382;
 pub mod tracegen;
 mod trend;
+mod union_find;
 mod weighted;
 
 pub use clock_skew::SkewEstimator;

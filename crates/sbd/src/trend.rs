@@ -9,6 +9,7 @@
 //! Buffers are reused across windows: after the first windows nothing is allocated.
 
 use crate::observation::{canonicalize, Observation, NOT_BOTTLENECKED};
+use crate::union_find::find;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrendParams {
@@ -300,14 +301,6 @@ pub(crate) fn fit_window(t: &[f64], y: &[f64], p: &TrendParams, runs: &mut Vec<R
         return None;
     }
     Some(TrendFit { slope: 1000.0 * sxy / sxx, start_ms: x0, end_ms: t[runs[lr].end], points })
-}
-
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
 }
 
 #[cfg(test)]
