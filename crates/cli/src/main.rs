@@ -2,7 +2,6 @@
 //! validates and hands over to the library crates.
 
 mod cmd;
-#[allow(dead_code)]
 mod error;
 mod outdir;
 

@@ -15,17 +15,17 @@ impl OutDir {
     /// Creates `path` (and parents). `flag` names the option for the error message.
     pub fn create(flag: &str, path: &Path) -> Result<OutDir, CliError> {
         if path.exists() && !path.is_dir() {
-            return Err(CliError::usage(format!("{flag}: '{}' exists and is not a folder", path.display())));
+            return Err(CliError::usage(format!("{flag}: expected a folder, but '{}' exists and is not one", path.display())));
         }
         let created = !path.exists();
         std::fs::create_dir_all(path)
-            .map_err(|e| CliError::usage(format!("{flag}: cannot create folder '{}': {e}", path.display())))?;
+            .map_err(|e| CliError::usage(format!("{flag}: expected a folder that can be created, '{}': {e}", path.display())))?;
         let probe = path.join(".pathpool-write-test");
         if let Err(e) = std::fs::write(&probe, b"") {
             if created {
                 let _ = std::fs::remove_dir_all(path);
             }
-            return Err(CliError::usage(format!("{flag}: folder '{}' is not writable: {e}", path.display())));
+            return Err(CliError::usage(format!("{flag}: expected a writable folder, '{}': {e}", path.display())));
         }
         let _ = std::fs::remove_file(&probe);
         Ok(OutDir { path: path.to_path_buf(), created, finished: false })
