@@ -20,10 +20,10 @@ deps:
 build: deps
 	$(CARGO) build --release --locked -p pathpool
 
-# S1 Fig 7: LIA over two paths with equal loss and RTTs 5:1. pathpool prints the headline
-# figures (alpha_mean, total_over_tcp_best) and where the summary and the plot are.
+# The main job: S0's (ferlin2016) experiments in the quick preset, beside the paper's numbers.
+# Running it again resumes in the same folder (finished simulations are reused).
 demo: build
-	@$(BIN) cwndsim --algo lia --loss 0.001,0.001 --rtt 5,1 --rounds 200000 --seed 1 --out $(OUT)/demo-cwndsim
+	@$(BIN) reproduce ferlin2016 --quick --out $(OUT)/demo
 
 test: deps
 	$(CARGO) test --release --locked --workspace

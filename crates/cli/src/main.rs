@@ -32,6 +32,9 @@ enum Command {
     Bench(cmd::bench::BenchWhat),
     /// Run a scenario file and write its summary, time series and plots.
     Run(cmd::run::RunArgs),
+    /// Run a source paper's experiments (or all papers') and write a report beside the
+    /// published numbers.
+    Reproduce(cmd::reproduce::ReproduceArgs),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -42,6 +45,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Tracegen(a) => cmd::tracegen::run(a),
         Command::Bench(w) => cmd::bench::run(w),
         Command::Run(args) => cmd::run::run(args),
+        Command::Reproduce(args) => cmd::reproduce::run(args),
     }
 }
 

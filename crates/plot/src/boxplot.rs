@@ -31,7 +31,12 @@ pub fn box_plot(path: &Path, title: &str, y_label: &str, groups: &[BoxGroup], wi
     chart
         .configure_mesh()
         .y_desc(y_label)
-        .label_style(("sans-serif", 12))
+        .x_labels(groups.len())
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(s) | SegmentValue::Exact(s) => (*s).clone(),
+            SegmentValue::Last => String::new(),
+        })
+        .label_style(("sans-serif", if groups.len() > 10 { 10 } else { 12 }))
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(err(path))?;

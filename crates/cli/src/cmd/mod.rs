@@ -8,3 +8,4 @@ pub mod detect;
 mod trace_csv;
 pub mod tracegen;
 pub mod run;
+pub mod reproduce;

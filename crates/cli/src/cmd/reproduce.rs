@@ -1,0 +1,57 @@
+//! `pathpool reproduce <paper>|all [--quick] [--jobs N] --out DIR`: the source papers'
+//! experiments beside the published numbers (report.md, figures, CSVs, summary.json).
+
+use crate::error::CliError;
+use clap::Args;
+use pathpool_reproduce::{papers, reproduce, Failure, Options, Paper};
+use std::io::Write as _;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct ReproduceArgs {
+    /// A paper (ferlin2016, ...) or `all`.
+    pub paper: String,
+    /// Fewer seeds and shorter runs (a few minutes per paper).
+    #[arg(long)]
+    pub quick: bool,
+    /// Simulations run in parallel [default: the number of cores].
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<String>,
+    /// Output folder: report.md, summary.json, one folder of figures and CSVs per paper, and
+    /// runs/ (each finished simulation; running again with the same folder resumes).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The folder with one folder of scenario files per paper.
+    #[arg(long, value_name = "DIR", default_value = "scenarios/papers")]
+    pub scenarios: PathBuf,
+}
+
+pub fn run(args: ReproduceArgs) -> Result<(), CliError> {
+    let chosen: Vec<&'static dyn Paper> = match args.paper.as_str() {
+        "all" => papers::all(),
+        name => vec![papers::by_name(name).ok_or_else(|| {
+            CliError::usage(format!("<paper>: expected one of {} or all, got '{name}'", papers::names().join(", ")))
+        })?],
+    };
+    let jobs = match &args.jobs {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(s) => s.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| CliError::usage(format!("--jobs: expected a whole number >= 1, got '{s}'")))?,
+    };
+    if !args.scenarios.is_dir() {
+        return Err(CliError::usage(format!(
+            "--scenarios: '{}' is not a folder; expected the scenario folder of the pathpool sources (run from the repository's top, or pass --scenarios)",
+            args.scenarios.display()
+        )));
+    }
+    let opts = Options { quick: args.quick, scenarios: args.scenarios.clone() };
+    let command = format!("pathpool reproduce {}{}", args.paper, if args.quick { " --quick" } else { "" });
+    let done = reproduce(&chosen, &opts, &args.out, jobs, &command).map_err(|f| match f {
+        Failure::Input(m) => CliError::usage(m),
+        Failure::Run(m) => CliError::runtime(m),
+    })?;
+    let mut o = std::io::stdout().lock();
+    let _ = writeln!(o, "{} runs ({} reused from an earlier run)", done.counts.run + done.counts.reused, done.counts.reused);
+    let _ = writeln!(o, "report:  {}", done.report.display());
+    let _ = writeln!(o, "summary: {}", done.summary.display());
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! pathpool-reproduce: the five source papers' experiments, run on pathpool and set beside
+//! the published numbers.
+//!
+//! A paper (`Paper`) plans its experiments as independent `Job`s (one simulation each, with
+//! its seed); the `runner` runs them on several threads, stores each result in its own file
+//! (so an interrupted reproduction resumes where it stopped), and hands the results back to
+//! the paper, which writes its section of the report, its figures and the CSVs behind them.
+
+pub mod job;
+pub mod papers;
+mod reproduce;
+pub mod report;
+pub mod runner;
+pub mod scenario_job;
+pub mod stats;
+mod store;
+
+pub use job::{Job, Results};
+pub use report::PaperOut;
+pub use reproduce::{check_out_dir, reproduce, Failure, Reproduction};
+
+use std::path::PathBuf;
+
+/// What every paper's plan depends on.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Fewer seeds and shorter runs: a few minutes for the whole paper.
+    pub quick: bool,
+    /// The folder holding one sub-folder of scenario files per paper (`scenarios/papers`).
+    pub scenarios: PathBuf,
+}
+
+impl Options {
+    /// The scenario folder of one paper.
+    pub fn paper_dir(&self, paper: &str) -> PathBuf {
+        self.scenarios.join(paper)
+    }
+
+    /// `full` seeds normally, `quick` seeds under `--quick`, numbered from 1.
+    pub fn seeds(&self, full: u64, quick: u64) -> Vec<u64> {
+        (1..=if self.quick { quick } else { full }).collect()
+    }
+}
+
+/// One source paper's reproduction.
+pub trait Paper: Sync {
+    /// The name users type (`ferlin2016`).
+    fn name(&self) -> &'static str;
+    /// A one-line citation for the report's heading.
+    fn title(&self) -> &'static str;
+    /// Every simulation the report needs. Fails (naming the file) before anything runs
+    /// when a scenario file is missing or invalid.
+    fn plan(&self, opts: &Options) -> Result<Vec<Job>, String>;
+    /// Turns the results (keyed by job id) into the paper's report section, figures, CSVs
+    /// and headline keys.
+    fn report(&self, opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(), String>;
+}

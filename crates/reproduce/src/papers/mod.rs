@@ -1,0 +1,19 @@
+//! The papers pathpool reproduces; `docs/reproduce.md` says what each covers.
+
+use crate::Paper;
+
+mod ferlin2016;
+pub mod seeds;
+
+/// Every paper, in the order of the report.
+pub fn all() -> Vec<&'static dyn Paper> {
+    vec![&ferlin2016::Ferlin2016]
+}
+
+pub fn by_name(name: &str) -> Option<&'static dyn Paper> {
+    all().into_iter().find(|p| p.name() == name)
+}
+
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|p| p.name()).collect()
+}

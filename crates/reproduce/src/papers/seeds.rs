@@ -1,0 +1,28 @@
+//! Reading one experiment's values over its seeds out of the results.
+
+use crate::job::Results;
+use crate::stats;
+
+/// The job id of one seed of an experiment: `<experiment>/seed<k>`.
+pub fn seed_id(experiment: &str, seed: u64) -> String {
+    format!("{experiment}/seed{seed}")
+}
+
+/// `key` of every seed's result of `experiment` (seeds whose result lacks it are left out).
+pub fn values(results: &Results, experiment: &str, key: &str) -> Vec<f64> {
+    let prefix = format!("{experiment}/seed");
+    results
+        .range(prefix.clone()..)
+        .take_while(|(id, _)| id.starts_with(&prefix))
+        .filter(|(id, _)| id[prefix.len()..].bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|(_, v)| v.get(key)?.as_f64())
+        .collect()
+}
+
+pub fn median(results: &Results, experiment: &str, key: &str) -> Option<f64> {
+    stats::median(&values(results, experiment, key))
+}
+
+pub fn mean(results: &Results, experiment: &str, key: &str) -> Option<f64> {
+    stats::mean(&values(results, experiment, key))
+}

@@ -1,0 +1,118 @@
+//! A paper's part of the reproduction: its report section (Markdown), its figures and the
+//! CSVs behind them (in the paper's own folder), and its headline keys for summary.json.
+
+use pathpool_plot::{box_plot, line_panels, BoxGroup, Panel};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+pub struct PaperOut {
+    /// The paper's folder: `DIR/<paper>`.
+    pub dir: PathBuf,
+    /// Its name, which is also the folder's name relative to report.md.
+    pub paper: &'static str,
+    pub markdown: String,
+    pub keys: BTreeMap<String, Value>,
+}
+
+impl PaperOut {
+    pub fn new(root: &Path, paper: &'static str) -> std::io::Result<Self> {
+        let dir = root.join(paper);
+        std::fs::create_dir_all(&dir)?;
+        Ok(PaperOut { dir, paper, markdown: String::new(), keys: BTreeMap::new() })
+    }
+
+    /// A sub-heading for one of the paper's tables or figures.
+    pub fn heading(&mut self, text: &str) {
+        let _ = write!(self.markdown, "\n### {text}\n\n");
+    }
+
+    pub fn para(&mut self, text: &str) {
+        let _ = write!(self.markdown, "{}\n\n", text.trim());
+    }
+
+    /// A Markdown table.
+    pub fn table(&mut self, headers: &[&str], rows: &[Vec<String>]) {
+        let mut t = format!("| {} |\n|{}\n", headers.join(" | "), headers.iter().map(|_| "---|").collect::<String>());
+        for r in rows {
+            let _ = writeln!(t, "| {} |", r.join(" | "));
+        }
+        self.markdown.push_str(&t);
+        self.markdown.push('\n');
+    }
+
+    /// A headline figure for summary.json; `None` (not measurable in this run) is `null`.
+    pub fn key(&mut self, name: &str, value: Option<f64>) {
+        let v = value.filter(|x| x.is_finite()).map_or(Value::Null, Value::from);
+        self.keys.insert(name.to_string(), v);
+    }
+
+    /// Writes `DIR/<paper>/<file>` as CSV and links it from the report.
+    pub fn csv(&mut self, file: &str, headers: &[&str], rows: &[Vec<String>]) -> Result<(), String> {
+        let path = self.dir.join(file);
+        let fail = |e: &dyn std::fmt::Display| format!("writing '{}': {e}", path.display());
+        let mut w = csv::Writer::from_path(&path).map_err(|e| fail(&e))?;
+        w.write_record(headers).map_err(|e| fail(&e))?;
+        for r in rows {
+            w.write_record(r).map_err(|e| fail(&e))?;
+        }
+        w.flush().map_err(|e| fail(&e))?;
+        let _ = write!(self.markdown, "Data: [{}/{file}]({}/{file})\n\n", self.paper, self.paper);
+        Ok(())
+    }
+
+    /// A box plot (quartiles, whiskers at min/max, as the papers draw them) with its data
+    /// as `<stem>.csv` (`group,value`).
+    pub fn boxes(&mut self, stem: &str, title: &str, y_label: &str, groups: &[BoxGroup]) -> Result<(), String> {
+        let png = self.dir.join(format!("{stem}.png"));
+        box_plot(&png, title, y_label, groups, 900, 500).map_err(|e| e.to_string())?;
+        self.image(stem, title);
+        let rows: Vec<Vec<String>> = groups.iter().flat_map(|g| g.values.iter().map(|v| vec![g.label.clone(), num(*v)])).collect();
+        self.csv(&format!("{stem}.csv"), &["group", "value"], &rows)
+    }
+
+    /// Stacked line charts (time series, CDFs) with their data as `<stem>.csv`
+    /// (`panel,series,x,y`).
+    pub fn lines(&mut self, stem: &str, caption: &str, panels: &[Panel]) -> Result<(), String> {
+        let png = self.dir.join(format!("{stem}.png"));
+        line_panels(&png, panels, 900, 320).map_err(|e| e.to_string())?;
+        self.image(stem, caption);
+        let mut rows = Vec::new();
+        for p in panels {
+            for s in &p.series {
+                rows.extend(s.points.iter().map(|(x, y)| vec![p.title.clone(), s.label.clone(), num(*x), num(*y)]));
+            }
+        }
+        self.csv(&format!("{stem}.csv"), &["panel", "series", "x", "y"], &rows)
+    }
+
+    fn image(&mut self, stem: &str, caption: &str) {
+        let _ = write!(self.markdown, "![{caption}]({}/{stem}.png)\n\n", self.paper);
+    }
+}
+
+/// A number for tables: three significant decimals, `n/a` when missing.
+pub fn fmt(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:.3}"),
+        _ => "n/a".into(),
+    }
+}
+
+/// A number for CSVs: shortest exact form.
+pub fn num(v: f64) -> String {
+    if v.is_finite() {
+        v.to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// The empirical CDF of a sample as step points (value, fraction <= value).
+pub fn cdf_points(xs: &[f64]) -> Vec<(f64, f64)> {
+    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len() as f64;
+    v.iter().enumerate().map(|(i, &x)| (x, (i + 1) as f64 / n)).collect()
+}

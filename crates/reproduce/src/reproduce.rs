@@ -1,0 +1,101 @@
+//! A whole reproduction: plan every paper's jobs, run what is not stored yet, and write
+//! `report.md` and `summary.json` at the output folder's top.
+
+use crate::report::PaperOut;
+use crate::runner::{run_all, Counts, Planned};
+use crate::{Options, Paper};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Marks a folder as a reproduction's, so that running again resumes in it and no other
+/// folder is written into.
+const MARKER: &str = ".pathpool-reproduce";
+
+/// Why a reproduction stopped: its input (paper, scenario files, output folder) was wrong,
+/// or a run or a write failed.
+#[derive(Debug)]
+pub enum Failure {
+    Input(String),
+    Run(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Input(m) | Failure::Run(m) => f.write_str(m),
+        }
+    }
+}
+
+pub struct Reproduction {
+    pub report: PathBuf,
+    pub summary: PathBuf,
+    pub counts: Counts,
+}
+
+/// Refuses an output folder that holds something other than an earlier reproduction.
+pub fn check_out_dir(root: &Path) -> Result<(), String> {
+    if !root.exists() {
+        return Ok(());
+    }
+    if !root.is_dir() {
+        return Err(format!("--out: '{}' is a file; expected a folder (new, empty, or an earlier reproduction's)", root.display()));
+    }
+    let empty = std::fs::read_dir(root).map_err(|e| format!("--out: cannot read '{}': {e}", root.display()))?.next().is_none();
+    if empty || root.join(MARKER).exists() {
+        return Ok(());
+    }
+    Err(format!(
+        "--out: '{}' holds other files; expected a new or empty folder, or an earlier reproduction's to resume",
+        root.display()
+    ))
+}
+
+pub fn reproduce(papers: &[&'static dyn Paper], opts: &Options, root: &Path, threads: usize, command: &str) -> Result<Reproduction, Failure> {
+    let started = std::time::Instant::now();
+    let mut planned = Vec::new();
+    for p in papers {
+        let mut seen = BTreeSet::new();
+        for job in p.plan(opts).map_err(Failure::Input)? {
+            if !seen.insert(job.id.clone()) {
+                return Err(Failure::Run(format!("{}: two runs share the id '{}'", p.name(), job.id)));
+            }
+            planned.push(Planned { paper: p.name(), job });
+        }
+    }
+    check_out_dir(root).map_err(Failure::Input)?;
+    let io = |e: std::io::Error| Failure::Run(format!("--out: writing into '{}': {e}", root.display()));
+    std::fs::create_dir_all(root).map_err(io)?;
+    std::fs::write(root.join(MARKER), "pathpool reproduce output folder\n").map_err(io)?;
+    let (results, counts) = run_all(&planned, root, threads).map_err(Failure::Run)?;
+
+    let mode = if opts.quick { "quick (fewer seeds, shorter runs)" } else { "full" };
+    let mut report = format!(
+        "# pathpool: the papers' experiments beside the published numbers\n\nCommand: `{command}` ({mode}); {} runs ({} reused from an earlier, interrupted reproduction). Each run's result is in `runs/`.\n",
+        planned.len(),
+        counts.reused
+    );
+    let mut keys = Map::new();
+    let empty = Default::default();
+    for p in papers {
+        let mut out = PaperOut::new(root, p.name()).map_err(io)?;
+        p.report(opts, results.get(p.name()).unwrap_or(&empty), &mut out).map_err(|e| Failure::Run(format!("{}: {e}", p.name())))?;
+        report.push_str(&format!("\n## {} ({})\n\n{}", p.title(), p.name(), out.markdown));
+        for (k, v) in out.keys {
+            if keys.insert(k.clone(), v).is_some() {
+                return Err(Failure::Run(format!("{}: the key '{k}' is reported twice", p.name())));
+            }
+        }
+    }
+    keys.insert("papers".into(), papers.iter().map(|p| Value::from(p.name())).collect());
+    keys.insert("quick".into(), opts.quick.into());
+    keys.insert("runs".into(), planned.len().into());
+    keys.insert("wall_seconds".into(), started.elapsed().as_secs_f64().into());
+    let report_path = root.join("report.md");
+    let summary_path = root.join("summary.json");
+    std::fs::write(&report_path, report).map_err(io)?;
+    let json = serde_json::to_string_pretty(&Value::Object(keys)).map_err(|e| Failure::Run(e.to_string()))?;
+    std::fs::write(&summary_path, json + "\n").map_err(io)?;
+    Ok(Reproduction { report: report_path, summary: summary_path, counts })
+}
