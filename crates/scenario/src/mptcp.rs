@@ -10,7 +10,18 @@ use pathpool_cc::{Algorithm, SinglePath};
 use pathpool_sim::{time, MultipathCc, SbdPolicy, Scheduler};
 
 /// Scheme names `cc` and `--cc` accept for a multipath connection.
-pub const SCHEMES: &[&str] = &["uncoupled", "uncoupled-cubic", "lia", "olia", "balia", "wvegas", "mptcp-sbd", "tr-lia"];
+pub const SCHEMES: &[&str] = &[
+    "uncoupled",
+    "uncoupled-cubic",
+    "fully-coupled",
+    "linked-increases",
+    "lia",
+    "olia",
+    "balia",
+    "wvegas",
+    "mptcp-sbd",
+    "tr-lia",
+];
 
 /// S2 §5.2: back to uncoupled after 100 s without a positive TR decision.
 const TR_LIA_HOLD_S: u64 = 100;
@@ -19,6 +30,9 @@ pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
     Ok(match name {
         "uncoupled" => MultipathCc::Coupled(Algorithm::Uncoupled(SinglePath::Reno)),
         "uncoupled-cubic" => MultipathCc::Coupled(Algorithm::Uncoupled(SinglePath::Cubic)),
+        // S1 §2 and §3: the baselines S1's htsim experiments compare LIA with.
+        "fully-coupled" => MultipathCc::Coupled(Algorithm::FullyCoupled),
+        "linked-increases" => MultipathCc::Coupled(Algorithm::LinkedIncreases),
         "lia" => MultipathCc::Coupled(Algorithm::Lia),
         "olia" => MultipathCc::Coupled(Algorithm::Olia),
         "balia" => MultipathCc::Coupled(Algorithm::Balia),

@@ -19,8 +19,8 @@ pub struct RunArgs {
     /// Override a value of the file by dotted path, e.g. links.bottleneck.rate=50Mbps (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Congestion control of every multipath connection: uncoupled, uncoupled-cubic, lia,
-    /// olia, balia, wvegas, mptcp-sbd or tr-lia.
+    /// Congestion control of every multipath connection: uncoupled, uncoupled-cubic,
+    /// fully-coupled, linked-increases, lia, olia, balia, wvegas, mptcp-sbd or tr-lia.
     #[arg(long, value_name = "NAME")]
     pub cc: Option<String>,
 }
