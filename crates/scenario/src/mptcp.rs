@@ -7,7 +7,7 @@ use crate::schema::{FlowKind, MptcpSpec, TcpSpec};
 use crate::suggest::did_you_mean;
 use crate::tree::Kind;
 use pathpool_cc::{Algorithm, SinglePath};
-use pathpool_sim::{time, MultipathCc, SbdPolicy, Scheduler};
+use pathpool_sim::{time, MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 
 /// Scheme names `cc` and `--cc` accept for a multipath connection.
 pub const SCHEMES: &[&str] = &["uncoupled", "uncoupled-cubic", "lia", "olia", "balia", "wvegas", "mptcp-sbd", "tr-lia"];
@@ -95,7 +95,15 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
         None => None,
         Some(_) => Some(f.int("receive_buffer", 1, 1 << 40)?.unwrap_or(1) as u64),
     };
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer })
+    let sbd_feedback = f.choice("sbd_feedback", &["decisions", "olia", "reno"])?.map(|c| {
+        let value = match c.value.as_str() {
+            "olia" => SbdFeedback::FixedOlia,
+            "reno" => SbdFeedback::FixedReno,
+            _ => SbdFeedback::Decisions,
+        };
+        Located { value, origin: c.origin, path: c.path }
+    });
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -103,6 +111,18 @@ fn check_scheme(name: &str, n: usize) -> std::result::Result<MultipathCc, String
     let cc = scheme(name)?;
     if matches!(cc, MultipathCc::MptcpSbd(_) | MultipathCc::TrLia { .. }) && n < 2 {
         return Err(format!("\"{name}\" runs a shared-bottleneck detector, which needs at least two subflows (this connection has {n})"));
+    }
+    Ok(cc)
+}
+
+/// The scheme of connection `m` (after any `--cc`), with its `sbd_feedback` applied; an
+/// `sbd_feedback` on a scheme without the MPTCP-SBD detector is an error.
+pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, String> {
+    let mut cc = scheme(&m.cc.value)?;
+    match (&mut cc, &m.sbd_feedback) {
+        (MultipathCc::MptcpSbd(p), Some(f)) => p.feedback = f.value,
+        (_, Some(f)) => return Err(format!("{}: applies only to cc = \"mptcp-sbd\", this connection runs \"{}\"", f.path, m.cc.value)),
+        _ => {}
     }
     Ok(cc)
 }

@@ -187,6 +187,32 @@ fn mptcp_sbd_tells_shared_from_separate_bottlenecks() {
     assert!(separate >= 0.4 && separate > 2.0 * (1.0 - shared), "separate {separate}, shared {shared}");
 }
 
+/// Open-loop feedback leaves the detector running but fixes the coupling: OLIA over all
+/// subflows must then be plain OLIA (with MPTCP-SBD's ssthresh floor of 1), Reno on each
+/// subflow plain uncoupled Reno, segment for segment.
+#[test]
+fn open_loop_feedback_is_the_fixed_scheme() {
+    let delivered = |cc: MultipathCc| {
+        let mut sim = Simulation::new(5);
+        let a = path(&mut sim, 20 * MBPS, millis(20), 35);
+        tcp(&mut sim, &a);
+        let mut cfg = MptcpConfig::new(vec![route(&a), route(&a)], cc);
+        cfg.tcp.cc_config.min_ssthresh = pathpool_cc::MinSsthresh::Fixed(1.0);
+        let c = sim.add_mptcp_connection(cfg).unwrap();
+        sim.run_until(secs(12), &mut |_| {});
+        (sim.mptcp_stats(c).delivered_bytes, sim.mptcp_decisions(c).len())
+    };
+    let open = |feedback| MultipathCc::MptcpSbd(SbdPolicy { feedback, ..SbdPolicy::default() });
+    let (olia, _) = delivered(MultipathCc::Coupled(Algorithm::Olia));
+    let (reno, _) = delivered(MultipathCc::Coupled(Algorithm::Uncoupled(pathpool_cc::SinglePath::Reno)));
+    let (open_olia, olia_decisions) = delivered(open(SbdFeedback::FixedOlia));
+    let (open_reno, reno_decisions) = delivered(open(SbdFeedback::FixedReno));
+    assert_eq!(open_olia, olia);
+    assert_eq!(open_reno, reno);
+    assert!(reno > olia, "Reno on two subflows of one bottleneck takes more than OLIA: {reno} vs {olia}");
+    assert!(olia_decisions >= 2 && reno_decisions >= 2, "the detector still decides: {olia_decisions}, {reno_decisions}");
+}
+
 #[test]
 fn meaningless_configurations_are_refused() {
     let mut sim = Simulation::new(1);

@@ -40,11 +40,23 @@ pub struct SbdPolicy {
     pub couple_non_congested: bool,
     /// Floor of ssthresh for every subflow, also one running Reno alone (the code: 1).
     pub min_ssthresh: f64,
+    pub feedback: SbdFeedback,
+}
+
+/// What the sender does with the receiver's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SbdFeedback {
+    /// Couple as the decisions say (S0).
+    Decisions,
+    /// Open loop, for studying the detector: OLIA over all subflows whatever the decisions.
+    FixedOlia,
+    /// Open loop: Reno on every subflow whatever the decisions.
+    FixedReno,
 }
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0 }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions }
     }
 }
 
