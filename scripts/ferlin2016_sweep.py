@@ -8,6 +8,8 @@ each with --cc olia, uncoupled and mptcp-sbd; prints the medians (docs/validatio
 With --sbd-feedback olia|reno the detector runs open loop (the sender keeps OLIA over all
 subflows, or Reno on each, whatever the decisions; docs/mptcp.md): only mptcp-sbd runs,
 and the table shows how accurate the detector is under that fixed coupling.
+--sbd-sample-spacing T (e.g. 0ms: every OWD sample) overrides the receiver's sample
+thinning in the mptcp-sbd runs.
 """
 
 import argparse
@@ -36,7 +38,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "ferlin2016"))
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--sbd-feedback", choices=["olia", "reno"])
+    ap.add_argument("--sbd-sample-spacing", metavar="T")
     a = ap.parse_args()
+    a.sbd_extra = ["--set", f"flows.mptcp.sbd_sample_spacing={a.sbd_sample_spacing}"] if a.sbd_sample_spacing else []
     if a.sbd_feedback:
         return open_loop(a)
     if os.path.exists(a.out):
@@ -47,7 +51,8 @@ def main():
         for n in range(2, 6):
             sc = f"{kind}-{n}"
             for cc in SCHEMES:
-                rows = [run(a.bin, sc, cc, s, a.out) for s in range(1, a.seeds + 1)]
+                extra = a.sbd_extra if cc == "mptcp-sbd" else []
+                rows = [run(a.bin, sc, cc, s, a.out, extra) for s in range(1, a.seeds + 1)]
                 for k in KEYS:
                     vals = [r[k] for r in rows if k in r]
                     med[(sc, cc, k)] = statistics.median(vals) if vals else None
@@ -80,7 +85,7 @@ def main():
 
 
 def open_loop(a):
-    extra = ["--set", f"flows.mptcp.sbd_feedback={a.sbd_feedback}"]
+    extra = ["--set", f"flows.mptcp.sbd_feedback={a.sbd_feedback}", *a.sbd_extra]
     print(f"| scenario | decision accuracy (open loop, {a.sbd_feedback}) | observation accuracy |")
     print("|---|---|---|")
     for kind in ["nsb", "sb"]:

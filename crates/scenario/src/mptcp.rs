@@ -103,7 +103,8 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
         };
         Located { value, origin: c.origin, path: c.path }
     });
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback })
+    let sbd_sample_spacing = f.time("sbd_sample_spacing")?.map(|t| f.located("sbd_sample_spacing", t));
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -115,13 +116,17 @@ fn check_scheme(name: &str, n: usize) -> std::result::Result<MultipathCc, String
     Ok(cc)
 }
 
-/// The scheme of connection `m` (after any `--cc`), with its `sbd_feedback` applied; an
-/// `sbd_feedback` on a scheme without the MPTCP-SBD detector is an error.
+/// The scheme of connection `m` (after any `--cc`), with its `sbd_*` keys applied; such a
+/// key on a scheme without the MPTCP-SBD detector is an error.
 pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, String> {
     let mut cc = scheme(&m.cc.value)?;
-    match (&mut cc, &m.sbd_feedback) {
-        (MultipathCc::MptcpSbd(p), Some(f)) => p.feedback = f.value,
-        (_, Some(f)) => return Err(format!("{}: applies only to cc = \"mptcp-sbd\", this connection runs \"{}\"", f.path, m.cc.value)),
+    let given = m.sbd_feedback.as_ref().map(|f| &f.path).or(m.sbd_sample_spacing.as_ref().map(|s| &s.path));
+    match (&mut cc, given) {
+        (MultipathCc::MptcpSbd(p), _) => {
+            p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
+            p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
+        }
+        (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\", this connection runs \"{}\"", m.cc.value)),
         _ => {}
     }
     Ok(cc)

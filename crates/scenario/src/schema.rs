@@ -105,6 +105,8 @@ pub struct MptcpSpec {
     /// `sbd_feedback`: what an MPTCP-SBD sender does with the decisions (None: key absent,
     /// the decisions drive the coupling).
     pub sbd_feedback: Option<Located<pathpool_sim::SbdFeedback>>,
+    /// `sbd_sample_spacing` in picoseconds (None: the MPTCP-SBD default).
+    pub sbd_sample_spacing: Option<Located<u64>>,
 }
 
 #[derive(Clone, Debug)]

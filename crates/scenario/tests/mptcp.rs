@@ -114,4 +114,9 @@ fn sbd_feedback_is_checked_against_the_scheme() {
     mptcp::override_cc(&mut l, "olia").unwrap();
     let e = simulate(&l, &Progress::hidden()).err().expect("refused").to_string();
     assert!(e.contains("flows.mp.sbd_feedback") && e.contains("mptcp-sbd"), "{e}");
+    let spacing = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"lia\"\nsbd_sample_spacing = \"0ms\"");
+    let e = simulate(&load_str("mp.toml", &spacing, &[]).unwrap(), &Progress::hidden()).err().expect("refused").to_string();
+    assert!(e.contains("flows.mp.sbd_sample_spacing") && e.contains("\"lia\""), "{e}");
+    let negative = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_sample_spacing = \"-1ms\"");
+    assert!(load_err(&negative).contains("flows.mp.sbd_sample_spacing"));
 }

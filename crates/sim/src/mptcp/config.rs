@@ -41,6 +41,10 @@ pub struct SbdPolicy {
     /// Floor of ssthresh for every subflow, also one running Reno alone (the code: 1).
     pub min_ssthresh: f64,
     pub feedback: SbdFeedback,
+    /// The receiver takes at most one OWD sample per subflow in each slot of this length
+    /// (slots counted from the connection start; losses always count); 0 takes every
+    /// sample. The public code's default is 5 ms (algorithms.md §7.3, "sample thinning").
+    pub sample_spacing: crate::Time,
 }
 
 /// What the sender does with the receiver's decisions.
@@ -56,7 +60,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5) }
     }
 }
 
