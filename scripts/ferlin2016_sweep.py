@@ -4,6 +4,12 @@ each with --cc olia, uncoupled and mptcp-sbd; prints the medians (docs/validatio
 "MPTCP and MPTCP-SBD") and checks the acceptance targets. Exit status 1 if one fails.
 
     python3 scripts/ferlin2016_sweep.py [--bin target/release/pathpool] [--out out/ferlin2016] [--seeds 10]
+
+With --sbd-feedback olia|reno the detector runs open loop (the sender keeps OLIA over all
+subflows, or Reno on each, whatever the decisions; docs/mptcp.md): only mptcp-sbd runs,
+and the table shows how accurate the detector is under that fixed coupling.
+--sbd-sample-spacing T (e.g. 0ms: every OWD sample) overrides the receiver's sample
+thinning in the mptcp-sbd runs.
 """
 
 import argparse
@@ -18,10 +24,10 @@ SCHEMES = ["olia", "uncoupled", "mptcp-sbd"]
 KEYS = ["sum_ratio", "decision_accuracy", "observation_accuracy"]
 
 
-def run(binary, scenario, cc, seed, out):
+def run(binary, scenario, cc, seed, out, extra=()):
     folder = os.path.join(out, f"{scenario}-{cc}-s{seed}")
     path = os.path.join(ROOT, "scenarios", "papers", "ferlin2016", scenario + ".toml")
-    subprocess.run([binary, "run", path, "--out", folder, "--cc", cc, "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([binary, "run", path, "--out", folder, "--cc", cc, "--seed", str(seed), *extra], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(folder, "summary.json")) as f:
         return json.load(f)
 
@@ -31,7 +37,12 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "ferlin2016"))
     ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--sbd-feedback", choices=["olia", "reno"])
+    ap.add_argument("--sbd-sample-spacing", metavar="T")
     a = ap.parse_args()
+    a.sbd_extra = ["--set", f"flows.mptcp.sbd_sample_spacing={a.sbd_sample_spacing}"] if a.sbd_sample_spacing else []
+    if a.sbd_feedback:
+        return open_loop(a)
     if os.path.exists(a.out):
         subprocess.run(["rm", "-rf", a.out], check=True)
     med = {}
@@ -40,7 +51,8 @@ def main():
         for n in range(2, 6):
             sc = f"{kind}-{n}"
             for cc in SCHEMES:
-                rows = [run(a.bin, sc, cc, s, a.out) for s in range(1, a.seeds + 1)]
+                extra = a.sbd_extra if cc == "mptcp-sbd" else []
+                rows = [run(a.bin, sc, cc, s, a.out, extra) for s in range(1, a.seeds + 1)]
                 for k in KEYS:
                     vals = [r[k] for r in rows if k in r]
                     med[(sc, cc, k)] = statistics.median(vals) if vals else None
@@ -70,6 +82,18 @@ def main():
     for f in failures:
         print("FAIL", f)
     sys.exit(1 if failures else 0)
+
+
+def open_loop(a):
+    extra = ["--set", f"flows.mptcp.sbd_feedback={a.sbd_feedback}", *a.sbd_extra]
+    print(f"| scenario | decision accuracy (open loop, {a.sbd_feedback}) | observation accuracy |")
+    print("|---|---|---|")
+    for kind in ["nsb", "sb"]:
+        for n in range(2, 6):
+            sc = f"{kind}-{n}"
+            rows = [run(a.bin, sc, "mptcp-sbd", s, a.out, extra) for s in range(1, a.seeds + 1)]
+            acc, obs = (statistics.median(r[k] for r in rows) for k in ["decision_accuracy", "observation_accuracy"])
+            print(f"| {sc.upper()} | {acc:.2f} | {obs:.2f} |")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,9 @@ struct Hot {
     var_n: u32,
     skew_base: i32,
     lost: u32,
+    /// Packets received without an OWD sample (a receiver that thins its samples): they
+    /// count in pkt_loss's denominator only.
+    unsampled: u32,
     min_raw: i64,
 }
 
@@ -37,6 +40,7 @@ impl Hot {
         var_n: 0,
         skew_base: 0,
         lost: 0,
+        unsampled: 0,
         min_raw: i64::MAX,
     };
 }
@@ -154,6 +158,14 @@ impl Rfc8382Detector {
         self.hot[flow].lost += 1;
     }
 
+    /// One packet of `flow` received at `now_ns` whose delay is not sampled (the receiver
+    /// keeps fewer OWD samples than packets): it counts as received for pkt_loss only, so
+    /// thinning the samples does not inflate the loss ratio.
+    pub fn on_unsampled_packet(&mut self, flow: usize, now_ns: u64) {
+        self.enter(now_ns);
+        self.hot[flow].unsampled += 1;
+    }
+
     /// Closes the next interval ending at or before `now_ns` and returns its observation, or
     /// `None` when no interval is due (or warm-up is not over). Call it in a loop
     /// (`while let Some(o) = det.poll(now) {..}`) before feeding samples of time `now`.
@@ -242,7 +254,7 @@ impl Rfc8382Detector {
             let skew_est = if wn > 0 { c.w_skew.weighted_sum() as f64 / wn as f64 } else { 0.0 };
 
             // pkt_loss over N: lost / (received + lost).
-            let total = h.n + h.lost;
+            let total = h.n + h.unsampled + h.lost;
             c.lost_sum = c.lost_sum + h.lost as u64 - c.lost[head] as u64;
             c.total_sum = c.total_sum + total as u64 - c.total[head] as u64;
             c.lost[head] = h.lost;

@@ -125,3 +125,30 @@ fn skew_removal_recovers_the_clock_drift_of_a_generated_trace() {
     // estimate is good to about a tenth of this (large) skew.
     assert!((est - -1000.0).abs() < 100.0, "estimated {est} ppm");
 }
+
+#[test]
+fn unsampled_packets_count_for_loss_only() {
+    // Two flows see the same samples; flow 1 also receives 6 packets whose delay is not
+    // sampled (a thinning receiver). Each has 2 losses.
+    let mut det = Rfc8382Detector::new(tiny(), 2);
+    for (k, owd) in [[10i64, 30], [20, 40], [10, 50]].iter().enumerate() {
+        let t = k as u64 * S;
+        while det.poll(t).is_some() {}
+        for &o in owd {
+            det.on_owd_sample(0, t, o);
+            det.on_owd_sample(1, t, o);
+        }
+        det.on_unsampled_packet(1, t);
+        det.on_unsampled_packet(1, t);
+    }
+    det.on_loss(0, 2 * S);
+    det.on_loss(0, 2 * S);
+    det.on_loss(1, 2 * S);
+    det.on_loss(1, 2 * S);
+    while det.poll(3 * S).is_some() {}
+    let (a, b) = (det.flow_stats()[0], det.flow_stats()[1]);
+    assert!((a.pkt_loss - 2.0 / 8.0).abs() < 1e-12, "{a:?}");
+    assert!((b.pkt_loss - 2.0 / 14.0).abs() < 1e-12, "{b:?}");
+    // The delay statistics ignore the unsampled packets.
+    assert_eq!((a.skew_est, a.var_est, a.freq_est), (b.skew_est, b.var_est, b.freq_est));
+}

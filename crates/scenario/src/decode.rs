@@ -49,9 +49,11 @@ const FLOW_KEYS: &[&str] = &[
     "subflows",
     "scheduler",
     "receive_buffer",
+    "sbd_feedback",
+    "sbd_sample_spacing",
     "competitor",
 ];
-const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer"];
+const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing"];
 const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "size"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 

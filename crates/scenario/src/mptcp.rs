@@ -7,7 +7,7 @@ use crate::schema::{FlowKind, MptcpSpec, TcpSpec};
 use crate::suggest::did_you_mean;
 use crate::tree::Kind;
 use pathpool_cc::{Algorithm, SinglePath};
-use pathpool_sim::{time, MultipathCc, SbdPolicy, Scheduler};
+use pathpool_sim::{time, MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 
 /// Scheme names `cc` and `--cc` accept for a multipath connection.
 pub const SCHEMES: &[&str] = &[
@@ -109,7 +109,16 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
         None => None,
         Some(_) => Some(f.int("receive_buffer", 1, 1 << 40)?.unwrap_or(1) as u64),
     };
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer })
+    let sbd_feedback = f.choice("sbd_feedback", &["decisions", "olia", "reno"])?.map(|c| {
+        let value = match c.value.as_str() {
+            "olia" => SbdFeedback::FixedOlia,
+            "reno" => SbdFeedback::FixedReno,
+            _ => SbdFeedback::Decisions,
+        };
+        Located { value, origin: c.origin, path: c.path }
+    });
+    let sbd_sample_spacing = f.time("sbd_sample_spacing")?.map(|t| f.located("sbd_sample_spacing", t));
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -117,6 +126,22 @@ fn check_scheme(name: &str, n: usize) -> std::result::Result<MultipathCc, String
     let cc = scheme(name)?;
     if matches!(cc, MultipathCc::MptcpSbd(_) | MultipathCc::TrLia { .. }) && n < 2 {
         return Err(format!("\"{name}\" runs a shared-bottleneck detector, which needs at least two subflows (this connection has {n})"));
+    }
+    Ok(cc)
+}
+
+/// The scheme of connection `m` (after any `--cc`), with its `sbd_*` keys applied; such a
+/// key on a scheme without the MPTCP-SBD detector is an error.
+pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, String> {
+    let mut cc = scheme(&m.cc.value)?;
+    let given = m.sbd_feedback.as_ref().map(|f| &f.path).or(m.sbd_sample_spacing.as_ref().map(|s| &s.path));
+    match (&mut cc, given) {
+        (MultipathCc::MptcpSbd(p), _) => {
+            p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
+            p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
+        }
+        (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\", this connection runs \"{}\"", m.cc.value)),
+        _ => {}
     }
     Ok(cc)
 }

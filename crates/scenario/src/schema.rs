@@ -102,6 +102,11 @@ pub struct MptcpSpec {
     pub scheduler: pathpool_sim::Scheduler,
     /// Connection-level receive buffer in packets (None: unlimited).
     pub receive_buffer: Option<u64>,
+    /// `sbd_feedback`: what an MPTCP-SBD sender does with the decisions (None: key absent,
+    /// the decisions drive the coupling).
+    pub sbd_feedback: Option<Located<pathpool_sim::SbdFeedback>>,
+    /// `sbd_sample_spacing` in picoseconds (None: the MPTCP-SBD default).
+    pub sbd_sample_spacing: Option<Located<u64>>,
 }
 
 #[derive(Clone, Debug)]

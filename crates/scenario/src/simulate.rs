@@ -109,7 +109,7 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
             }
             FlowKind::Mptcp(m) => {
                 let routes = flow.subflows.iter().map(|(f, r)| sim::SubflowRoute { fwd: elements(f), rev: elements(r) }).collect();
-                let cc = crate::mptcp::scheme(&m.cc.value).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
+                let cc = crate::mptcp::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
                 let mut cfg = sim::MptcpConfig::new(routes, cc);
                 cfg.scheduler = m.scheduler;
                 cfg.receive_buffer = m.receive_buffer;

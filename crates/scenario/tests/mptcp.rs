@@ -99,3 +99,24 @@ fn a_run_reports_multipath_metrics() {
     assert!((0.8..1.25).contains(&r), "uncoupled sum_ratio {r}");
     assert!(!unc.contains_key("decision_accuracy"));
 }
+
+#[test]
+fn sbd_feedback_is_checked_against_the_scheme() {
+    let bad = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_feedback = \"lia\"");
+    let e = load_err(&bad);
+    assert!(e.contains("flows.mp.sbd_feedback") && e.contains("decisions, olia, reno"), "{e}");
+    let on_tcp = TWO_PATHS.replace("name = \"tcp_a\"", "name = \"tcp_a\"\nsbd_feedback = \"reno\"");
+    assert!(load_err(&on_tcp).contains("kind = \"mptcp\""));
+    // Valid in the file, but --cc olia leaves no detector for it to act on.
+    let open = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_feedback = \"reno\"");
+    let mut l = load_str("mp.toml", &open, &[]).unwrap();
+    assert!(simulate(&l, &Progress::hidden()).is_ok());
+    mptcp::override_cc(&mut l, "olia").unwrap();
+    let e = simulate(&l, &Progress::hidden()).err().expect("refused").to_string();
+    assert!(e.contains("flows.mp.sbd_feedback") && e.contains("mptcp-sbd"), "{e}");
+    let spacing = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"lia\"\nsbd_sample_spacing = \"0ms\"");
+    let e = simulate(&load_str("mp.toml", &spacing, &[]).unwrap(), &Progress::hidden()).err().expect("refused").to_string();
+    assert!(e.contains("flows.mp.sbd_sample_spacing") && e.contains("\"lia\""), "{e}");
+    let negative = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_sample_spacing = \"-1ms\"");
+    assert!(load_err(&negative).contains("flows.mp.sbd_sample_spacing"));
+}

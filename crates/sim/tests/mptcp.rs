@@ -166,25 +166,55 @@ fn mptcp_runs_are_deterministic() {
 
 #[test]
 fn mptcp_sbd_tells_shared_from_separate_bottlenecks() {
+    // Share of correct decisions after the detector's 17.5 s history has filled (S0 scores
+    // after the start-up phase), pooled over seeds.
     let decisions = |shared: bool| {
-        let mut sim = Simulation::new(21);
-        let a = path(&mut sim, 20 * MBPS, millis(20), 35);
-        let b = path(&mut sim, 20 * MBPS, millis(20), 35);
-        tcp(&mut sim, &a);
-        let second = if shared { route(&a) } else { tcp(&mut sim, &b); route(&b) };
-        let c = sim.add_mptcp_connection(MptcpConfig::new(vec![route(&a), second], MultipathCc::MptcpSbd(SbdPolicy::default()))).unwrap();
-        sim.run_until(secs(40), &mut |_| {});
-        let d = sim.mptcp_decisions(c);
-        assert!(d.len() >= 8, "{} decisions", d.len());
-        d.iter().filter(|r| if shared { r.groups[0] != 0 && r.groups[0] == r.groups[1] } else { r.groups[0] != r.groups[1] }).count() as f64 / d.len() as f64
+        let (mut good, mut all) = (0, 0);
+        for seed in 1..=6 {
+            let mut sim = Simulation::new(seed);
+            let a = path(&mut sim, 20 * MBPS, millis(20), 35);
+            let b = path(&mut sim, 20 * MBPS, millis(20), 35);
+            tcp(&mut sim, &a);
+            let second = if shared { route(&a) } else { tcp(&mut sim, &b); route(&b) };
+            let c = sim.add_mptcp_connection(MptcpConfig::new(vec![route(&a), second], MultipathCc::MptcpSbd(SbdPolicy::default()))).unwrap();
+            sim.run_until(secs(60), &mut |_| {});
+            let d: Vec<_> = sim.mptcp_decisions(c).iter().filter(|r| r.time >= secs(20)).cloned().collect();
+            assert!(d.len() >= 10, "{} decisions", d.len());
+            all += d.len();
+            good += d.iter().filter(|r| if shared { r.groups[0] != 0 && r.groups[0] == r.groups[1] } else { r.groups[0] != r.groups[1] || r.groups[0] == 0 }).count();
+        }
+        good as f64 / all as f64
     };
     // Two statistically identical bottlenecks without background traffic are the hard case
     // for SBD (their delay statistics look alike); the test asks that the detector tells
     // them apart far more often than it splits a truly shared one.
     let shared = decisions(true);
     let separate = decisions(false);
-    assert!(shared >= 0.8, "shared {shared}");
-    assert!(separate >= 0.4 && separate > 2.0 * (1.0 - shared), "separate {separate}, shared {shared}");
+    assert!(shared >= 0.85, "shared {shared}");
+    assert!(separate >= 0.2 && separate > 2.0 * (1.0 - shared), "separate {separate}, shared {shared}");
+}
+
+#[test]
+fn open_loop_feedback_is_the_fixed_scheme() {
+    let delivered = |cc: MultipathCc| {
+        let mut sim = Simulation::new(5);
+        let a = path(&mut sim, 20 * MBPS, millis(20), 35);
+        tcp(&mut sim, &a);
+        let mut cfg = MptcpConfig::new(vec![route(&a), route(&a)], cc);
+        cfg.tcp.cc_config.min_ssthresh = pathpool_cc::MinSsthresh::Fixed(1.0);
+        let c = sim.add_mptcp_connection(cfg).unwrap();
+        sim.run_until(secs(12), &mut |_| {});
+        (sim.mptcp_stats(c).delivered_bytes, sim.mptcp_decisions(c).len())
+    };
+    let open = |feedback| MultipathCc::MptcpSbd(SbdPolicy { feedback, ..SbdPolicy::default() });
+    let (olia, _) = delivered(MultipathCc::Coupled(Algorithm::Olia));
+    let (reno, _) = delivered(MultipathCc::Coupled(Algorithm::Uncoupled(pathpool_cc::SinglePath::Reno)));
+    let (open_olia, olia_decisions) = delivered(open(SbdFeedback::FixedOlia));
+    let (open_reno, reno_decisions) = delivered(open(SbdFeedback::FixedReno));
+    assert_eq!(open_olia, olia);
+    assert_eq!(open_reno, reno);
+    assert!(reno > olia, "Reno on two subflows of one bottleneck takes more than OLIA: {reno} vs {olia}");
+    assert!(olia_decisions >= 2 && reno_decisions >= 2, "the detector still decides: {olia_decisions}, {reno_decisions}");
 }
 
 #[test]

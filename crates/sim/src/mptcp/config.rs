@@ -40,11 +40,27 @@ pub struct SbdPolicy {
     pub couple_non_congested: bool,
     /// Floor of ssthresh for every subflow, also one running Reno alone (the code: 1).
     pub min_ssthresh: f64,
+    pub feedback: SbdFeedback,
+    /// The receiver takes at most one OWD sample per subflow in each slot of this length
+    /// (slots counted from the connection start; losses always count); 0 takes every
+    /// sample. The public code's default is 5 ms (algorithms.md §7.3, "sample thinning").
+    pub sample_spacing: crate::Time,
+}
+
+/// What the sender does with the receiver's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SbdFeedback {
+    /// Couple as the decisions say (S0).
+    Decisions,
+    /// Open loop, for studying the detector: OLIA over all subflows whatever the decisions.
+    FixedOlia,
+    /// Open loop: Reno on every subflow whatever the decisions.
+    FixedReno,
 }
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0 }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5) }
     }
 }
 

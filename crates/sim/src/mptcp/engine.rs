@@ -123,7 +123,10 @@ impl Simulation {
             senders.push(sender);
             flows.push(flow.0);
         }
-        let sbd = matches!(cfg.cc, MultipathCc::MptcpSbd(_)).then(|| SbdReceiver::new(n));
+        let sbd = match cfg.cc {
+            MultipathCc::MptcpSbd(p) => Some(SbdReceiver::new(n, p.sample_spacing)),
+            _ => None,
+        };
         self.mptcp.conns.push(Connection {
             senders,
             flows,

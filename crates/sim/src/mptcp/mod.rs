@@ -7,6 +7,6 @@ pub mod options;
 mod receiver;
 mod sender;
 
-pub use config::{MptcpConfig, MultipathCc, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};
+pub use config::{MptcpConfig, MultipathCc, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};
 pub use engine::{MptcpId, MptcpStats};
 pub use receiver::GroupingRecord;

@@ -23,18 +23,24 @@ pub(crate) struct SbdReceiver {
     groups: Vec<u8>,
     /// Round robin over subflows for the next MP_GROUP option.
     next_report: usize,
+    /// Sample thinning: slot length (0: off) and, per subflow, the first slot that may
+    /// still give a sample.
+    spacing: Time,
+    next_slot: Vec<u64>,
     pub observations: Vec<GroupingRecord>,
     pub decisions: Vec<GroupingRecord>,
 }
 
 impl SbdReceiver {
-    pub fn new(n: usize) -> Self {
+    pub fn new(n: usize, spacing: Time) -> Self {
         SbdReceiver {
             detector: Rfc8382Detector::new(SbdParams::mptcp_sbd(), n),
             filter: DecisionFilter::new(FilterParams::default(), n),
             epoch: 0,
             groups: vec![GROUP_NOT_CONGESTED; n],
             next_report: 0,
+            spacing,
+            next_slot: vec![0; n],
             observations: Vec::new(),
             decisions: Vec::new(),
         }
@@ -62,8 +68,28 @@ impl SbdReceiver {
         if loss {
             self.detector.on_loss(sf, now_ns);
         }
+        if !self.take_sample(sf, since_start) {
+            self.detector.on_unsampled_packet(sf, now_ns);
+            return;
+        }
         let owd_us = relative_owd_us(since_start / 1_000_000, time_us);
         self.detector.on_owd_sample(sf, now_ns, owd_us as i64 * 1000);
+    }
+
+    /// Sample thinning as the public code does it (`sysctl_mptcp_sbd_sample_spacing`): the
+    /// first sample of each slot counts. Without it a subflow's statistics weigh each period
+    /// by how much that subflow sent then, and coupled subflows of one bottleneck, whose
+    /// shares shift, describe different periods of the same queue (docs/mptcp.md).
+    fn take_sample(&mut self, sf: usize, since_start: Time) -> bool {
+        if self.spacing == 0 {
+            return true;
+        }
+        let slot = since_start / self.spacing;
+        if slot < self.next_slot[sf] {
+            return false;
+        }
+        self.next_slot[sf] = slot + 1;
+        true
     }
 
     /// The MP_GROUP option for the next ACK: one subflow's group per option, round robin
@@ -110,5 +136,22 @@ impl DataReceiver {
             self.out_of_order.insert(dsn);
             self.max_out_of_order = self.max_out_of_order.max(self.out_of_order.len());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::{micros, millis};
+
+    #[test]
+    fn thinning_keeps_the_first_sample_of_each_slot_per_subflow() {
+        let mut r = SbdReceiver::new(2, millis(5));
+        let taken: Vec<bool> = [0, 1, 4_999, 5_000, 5_001, 12_000, 14_999, 15_000].iter().map(|&us| r.take_sample(0, micros(us))).collect();
+        assert_eq!(taken, [true, false, false, true, false, true, false, true]);
+        // Subflow 1 has its own slots.
+        assert!(r.take_sample(1, micros(15_001)));
+        let mut every = SbdReceiver::new(1, 0);
+        assert!((0..10).all(|us| every.take_sample(0, micros(us))));
     }
 }

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use pathpool_cc::SubflowSet;
 use pathpool_sbd::{TrendLineDetector, TrendParams};
 
-use super::config::{MultipathCc, SbdPolicy, Scheduler};
+use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
 use crate::time::{to_nanos, Time};
 
@@ -96,6 +96,13 @@ impl SbdSender {
     fn coupling_sets(&self, out: &mut [SubflowSet]) {
         let n = out.len();
         let all = SubflowSet::all(n);
+        match self.policy.feedback {
+            SbdFeedback::Decisions => {}
+            SbdFeedback::FixedOlia => return out.fill(all),
+            SbdFeedback::FixedReno => {
+                return out.iter_mut().enumerate().for_each(|(x, set)| *set = SubflowSet::single(x));
+            }
+        }
         let Some(e) = self.usable_epoch() else {
             out.fill(all); // before the first decision: OLIA over all (S0)
             return;
@@ -180,6 +187,7 @@ impl DataSender {
     pub fn new(n: usize, cc: MultipathCc, scheduler: Scheduler, receive_buffer: Option<u64>) -> Self {
         let (coupler, initial) = match cc {
             MultipathCc::Coupled(_) => (Coupler::All, SubflowSet::all(n)),
+            MultipathCc::MptcpSbd(p) if p.feedback == SbdFeedback::FixedReno => (Coupler::Sbd(SbdSender::new(p, n)), SubflowSet::empty()),
             MultipathCc::MptcpSbd(p) => (Coupler::Sbd(SbdSender::new(p, n)), SubflowSet::all(n)),
             // Uncoupled at the start (algorithms.md §11 item 22).
             MultipathCc::TrLia { hold } => (Coupler::Tr(TrSwitch::new(n, hold)), SubflowSet::empty()),
