@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test validate validate-ferlin2016 bench clean
+.PHONY: all deps build demo test validate validate-ferlin2016 reproduce bench clean
 
 all: build
 
@@ -38,6 +38,11 @@ validate: build
 # non-zero while a target of the multipath acceptance is not met.
 validate-ferlin2016: build
 	python3 scripts/ferlin2016_sweep.py --bin $(BIN) --out $(OUT)/ferlin2016
+
+# Every paper's experiments in full (docs/reproduce.md gives the wall time per paper);
+# running it again resumes.
+reproduce: build
+	$(BIN) reproduce all --out $(OUT)/reproduce
 
 # Simulator speed (BENCHMARKS.md): the benchmark scenarios, one after another.
 bench: build

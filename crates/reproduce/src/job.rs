@@ -22,8 +22,10 @@ pub struct Job {
 }
 
 impl Job {
+    /// The spec is completed with the running binary's identity: a result is reused only by
+    /// the very build that computed it, never after the simulator changed.
     pub fn new(id: impl Into<String>, spec: impl Into<String>, work: impl Fn() -> Result<Value, String> + Send + Sync + 'static) -> Job {
-        Job { id: id.into(), spec: spec.into(), work: Arc::new(work) }
+        Job { id: id.into(), spec: format!("{} build {}", spec.into(), build_id()), work: Arc::new(work) }
     }
 
     pub fn run(&self) -> Result<Value, String> {
@@ -46,4 +48,16 @@ pub fn digest(bytes: &[u8]) -> String {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("{h:016x}")
+}
+
+/// A digest of the running executable (read once), or the package version when it cannot be
+/// read.
+pub fn build_id() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        std::env::current_exe()
+            .and_then(std::fs::read)
+            .map(|bytes| digest(&bytes))
+            .unwrap_or_else(|_| env!("CARGO_PKG_VERSION").to_string())
+    })
 }

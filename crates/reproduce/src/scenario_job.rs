@@ -52,8 +52,7 @@ pub fn scenario_job(id: impl Into<String>, file: &Path, run: ScenarioRun, extrac
     overrides.push(format!("simulation.seed={}", run.seed));
     load(&name, &text, &overrides, run.cc.as_deref())?;
     let spec = format!(
-        "pathpool {} scenario {name} text {} overrides {overrides:?} cc {:?} keep {}",
-        env!("CARGO_PKG_VERSION"),
+        "scenario {name} text {} overrides {overrides:?} cc {:?} keep {}",
         digest(text.as_bytes()),
         run.cc,
         extract.name

@@ -1,6 +1,7 @@
 //! `pathpool detect`: runs a shared-bottleneck detector over a packet trace (CSV) and writes
 //! its observations, decisions and a summary.
 
+use std::io::Write as _;
 use super::trace_csv::{self, TraceRows};
 use crate::error::CliError;
 use crate::outdir::OutDir;
@@ -156,7 +157,8 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
             replay.observations.len()
         );
     }
-    println!(
+    let _ = writeln!(
+        std::io::stdout().lock(),
         "{} flows, {} observations, {} decisions -> {}",
         n,
         replay.observations.len(),

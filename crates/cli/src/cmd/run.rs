@@ -4,6 +4,7 @@ use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
 use pathpool_scenario::progress::Progress;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -43,6 +44,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     out.finish();
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
     let lines: Vec<String> = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
-    println!("{}\nwrote {}", lines.join("\n"), args.out.display());
+    // A closed stdout (`| head`) must not turn a finished run into a failure.
+    let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())
 }

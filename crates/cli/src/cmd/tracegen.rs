@@ -1,6 +1,7 @@
 //! `pathpool tracegen`: writes a synthetic packet trace with a known answer (model:
 //! docs/tracegen.md): `owd.csv` (receiver log), `rtt.csv` (sender log) and `truth.json`.
 
+use std::io::Write as _;
 use super::trace_csv;
 use crate::error::CliError;
 use crate::outdir::OutDir;
@@ -129,7 +130,7 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     let path = out.join("truth.json");
     std::fs::write(&path, serde_json::to_string_pretty(&truth).expect("json") + "\n")
         .map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", path.display())))?;
-    println!("{} OWD rows, {} RTT rows -> {}", trace.owd.len(), trace.rtt.len(), out.path().display());
+    let _ = writeln!(std::io::stdout().lock(), "{} OWD rows, {} RTT rows -> {}", trace.owd.len(), trace.rtt.len(), out.path().display());
     out.finish();
     Ok(())
 }

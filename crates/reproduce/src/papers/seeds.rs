@@ -8,15 +8,20 @@ pub fn seed_id(experiment: &str, seed: u64) -> String {
     format!("{experiment}/seed{seed}")
 }
 
-/// `key` of every seed's result of `experiment` (seeds whose result lacks it are left out).
-pub fn values(results: &Results, experiment: &str, key: &str) -> Vec<f64> {
+/// Every seed's whole result of `experiment`.
+pub fn values_of<'a>(results: &'a Results, experiment: &str) -> Vec<&'a serde_json::Value> {
     let prefix = format!("{experiment}/seed");
     results
         .range(prefix.clone()..)
         .take_while(|(id, _)| id.starts_with(&prefix))
         .filter(|(id, _)| id[prefix.len()..].bytes().all(|b| b.is_ascii_digit()))
-        .filter_map(|(_, v)| v.get(key)?.as_f64())
+        .map(|(_, v)| v)
         .collect()
+}
+
+/// `key` of every seed's result of `experiment` (seeds whose result lacks it are left out).
+pub fn values(results: &Results, experiment: &str, key: &str) -> Vec<f64> {
+    values_of(results, experiment).into_iter().filter_map(|v| v.get(key)?.as_f64()).collect()
 }
 
 pub fn median(results: &Results, experiment: &str, key: &str) -> Option<f64> {

@@ -2,7 +2,9 @@
 //! (`scenarios/papers/ferlin2016/`, docs/ferlin2016.md) under each congestion control.
 
 mod fig2;
+mod shift;
 mod table2;
+mod variants;
 
 use super::seeds::seed_id;
 use crate::job::{Job, Results};
@@ -49,17 +51,21 @@ impl Paper for Ferlin2016 {
 
     fn plan(&self, opts: &Options) -> Result<Vec<Job>, String> {
         let dir = opts.paper_dir(self.name());
+        let seeds = opts.seeds(SEEDS.0, SEEDS.1);
+        let duration = opts.quick.then_some(QUICK_DURATION);
         let mut jobs = Vec::new();
         for (scenario, cc) in experiments() {
             let file = dir.join(format!("{scenario}.toml"));
-            for seed in opts.seeds(SEEDS.0, SEEDS.1) {
+            for &seed in &seeds {
                 let mut run = ScenarioRun::new(seed).cc(cc);
-                if opts.quick {
-                    run = run.set(format!("simulation.duration={QUICK_DURATION}"));
+                if let Some(d) = duration {
+                    run = run.set(format!("simulation.duration={d}"));
                 }
                 jobs.push(scenario_job(seed_id(&experiment(&scenario, cc), seed), &file, run, SUMMARY)?);
             }
         }
+        jobs.extend(variants::jobs(&dir, &seeds, duration)?);
+        jobs.extend(shift::jobs(opts, &dir)?);
         Ok(jobs)
     }
 
@@ -69,6 +75,8 @@ impl Paper for Ferlin2016 {
             "Scenarios `scenarios/papers/ferlin2016/` (parameters and deviations: docs/ferlin2016.md): 20 Mb/s bottlenecks, 20 ms base RTT, drop-tail of 1 BDP, S0's synthetic background traffic; {seeds} seeds per case, {measured} measured after a 20 s warm-up. Ratios are MPTCP over the competing TCP flow(s); medians over seeds unless said otherwise."
         ));
         fig2::report(results, out)?;
-        table2::report(results, out)
+        table2::report(results, out)?;
+        shift::report(results, out)?;
+        variants::report(results, out)
     }
 }
