@@ -4,7 +4,7 @@
 mod support;
 use support::*;
 
-const SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/papers");
+const SCENARIOS: &str = PAPER_SCENARIOS;
 
 fn reproduce(out: &Scratch) -> (serde_json::Value, String) {
     let dir = out.0.to_str().unwrap();
@@ -68,10 +68,7 @@ fn bad_input_is_refused_with_a_clear_error() {
 #[test]
 fn zongor2019_quick_finds_the_lp_optimum_and_coupled_controllers_pool_it() {
     let out = Scratch::new("reproduce-zongor");
-    let dir = out.0.to_str().unwrap();
-    let o = pathpool(&["reproduce", "zongor2019", "--quick", "--jobs", "2", "--scenarios", SCENARIOS, "--out", dir]);
-    assert!(o.status.success(), "reproduce failed: {}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = reproduce_quick("zongor2019", &out);
     // S4 §2.1 (with algorithms.md's correction): the pairwise constraints 40, 60, 80 allow 90.
     assert!((num(&s, "optimum_mbps") - 90.0).abs() < 1e-9);
     // Resource pooling (S1, RFC 6356): LIA and OLIA move traffic off the path that crosses

@@ -54,3 +54,15 @@ pub fn assert_usage_error(args: &[&str], flag: &str, out: &Path) {
     assert!(says_what, "{args:?}: error should say what was expected: {err}");
     assert!(!out.exists(), "{args:?}: output folder {} left behind", out.display());
 }
+
+/// The scenario folder of the papers, for `pathpool reproduce --scenarios`.
+pub const PAPER_SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/papers");
+
+/// Runs `pathpool reproduce PAPER --quick` into `out`, expects success and returns the
+/// parsed summary.json.
+pub fn reproduce_quick(paper: &str, out: &Scratch) -> Value {
+    let dir = out.0.to_str().unwrap();
+    let o = pathpool(&["reproduce", paper, "--quick", "--jobs", "2", "--scenarios", PAPER_SCENARIOS, "--out", dir]);
+    assert!(o.status.success(), "reproduce {paper} failed: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("summary.json")).expect("summary.json is JSON")
+}
