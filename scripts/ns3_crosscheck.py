@@ -102,7 +102,13 @@ LINK_KEYS = {"from", "to", "rate", "delay", "buffer", "queue", "red_min", "red_m
 FLOW_KEYS = {"name", "kind", "route", "count", "start", "start_spacing", "cc", "recovery", "delayed_ack", "initial_window", "min_rto", "packet_size", "ack_size", "traffic"}
 
 
-def read_scenario(path, duration_override, warmup_override):
+def required(table, key, prefix):
+    if key not in table:
+        raise ScenarioError(f"{prefix}.{key}: required")
+    return table[key]
+
+
+def read_scenario(path, duration_override, warmup_override, recovery_override):
     with open(path, "rb") as f:
         doc = tomllib.load(f)
     sim = doc.get("simulation", {})
@@ -118,15 +124,21 @@ def read_scenario(path, duration_override, warmup_override):
         queue = l.get("queue", "droptail")
         if queue not in ("droptail", "red"):
             raise ScenarioError(f"links.{name}.queue: expected \"droptail\" or \"red\" for the ns-3 cross-check, got {queue!r}")
-        link = {"from": l["from"], "to": l["to"], "rate": rate_bps(l["rate"], f"links.{name}.rate"),
-                "delay": seconds(l["delay"], f"links.{name}.delay"), "buffer": packets(l["buffer"], f"links.{name}.buffer"),
-                "queue": queue}
+        at = f"links.{name}"
+        link = {"from": required(l, "from", at), "to": required(l, "to", at),
+                "rate": rate_bps(required(l, "rate", at), f"{at}.rate"), "delay": seconds(required(l, "delay", at), f"{at}.delay"),
+                "buffer": packets(required(l, "buffer", at), f"{at}.buffer"), "queue": queue}
         if queue == "red":
-            link["red"] = {"min": float(l["red_min"]), "max": float(l["red_max"]), "max_p": float(l.get("red_max_p", 0.1)),
+            link["red"] = {"min": float(required(l, "red_min", at)), "max": float(required(l, "red_max", at)),
+                           "max_p": float(l.get("red_max_p", 0.1)),
                            "weight": float(l.get("red_weight", 0.002)), "gentle": bool(l.get("red_gentle", True))}
         if link["buffer"] <= BELOW_QDISC:
             raise ScenarioError(f"links.{name}.buffer: must exceed {BELOW_QDISC} packets for ns-3")
         links[name] = link
+    nodes = {n for l in links.values() for n in (l["from"], l["to"])}
+    if len(links) != len(nodes) - 1:
+        # ns-3's global routing takes shortest paths; in a tree that is the only path.
+        raise ScenarioError(f"links: the ns-3 cross-check needs a tree ({len(nodes)} nodes, so {len(nodes) - 1} links), got {len(links)} links")
     bottleneck = sim.get("bottleneck") or (next(iter(links)) if len(links) == 1 else None)
     if bottleneck not in links:
         raise ScenarioError(f"simulation.bottleneck: expected the name of a link, got {bottleneck!r}")
@@ -141,25 +153,28 @@ def read_scenario(path, duration_override, warmup_override):
                 raise ScenarioError(f"flows.{name}.{key}: the ns-3 cross-check supports only {expected!r}, got {f[key]!r}")
         if size_bytes(f.get("ack_size", "40B"), f"flows.{name}.ack_size") != IP_TCP_HEADERS:
             raise ScenarioError(f"flows.{name}.ack_size: ns-3's pure ACK is {IP_TCP_HEADERS} B (IP + TCP headers), got {f['ack_size']!r}")
-        recovery = f.get("recovery", "newreno")
+        recovery = recovery_override or f.get("recovery", "newreno")
         if recovery not in ("newreno", "sack"):
             raise ScenarioError(f"flows.{name}.recovery: expected \"newreno\" or \"sack\", got {recovery!r}")
         count = f.get("count")
         start = seconds(f.get("start", "0s"), f"flows.{name}.start")
         spacing = seconds(f.get("start_spacing", "0s"), f"flows.{name}.start_spacing")
         for i in range(count or 1):
-            flows.append({"name": f"{name}.{i}" if count else name, "route": f["route"], "start": start + i * spacing,
+            flows.append({"name": f"{name}.{i}" if count else name, "route": required(f, "route", f"flows.{name}"),
+                          "start": start + i * spacing,
                           "sack": recovery == "sack", "delayed_ack": bool(f.get("delayed_ack", False)),
                           "initial_window": int(f.get("initial_window", 10)),
                           "min_rto": seconds(f.get("min_rto", "200ms"), f"flows.{name}.min_rto"),
                           "packet_size": size_bytes(f.get("packet_size", "1500B"), f"flows.{name}.packet_size")})
     if not flows:
         raise ScenarioError("flows: the scenario has no flow")
+    if flows[0]["packet_size"] <= IP_TCP_HEADERS:
+        raise ScenarioError(f"flows.*.packet_size: must exceed the {IP_TCP_HEADERS} B of IP and TCP headers")
     for key in ("sack", "delayed_ack", "initial_window", "min_rto", "packet_size"):
         if len({fl[key] for fl in flows}) != 1:
             raise ScenarioError(f"flows.*.{key}: ns-3 sets it globally, so all flows must agree")
     return {"duration": duration, "warmup": warmup, "seed": int(sim.get("seed", 1)), "links": links,
-            "bottleneck": bottleneck, "flows": flows}
+            "bottleneck": bottleneck, "flows": flows, "flow_entries": len(doc.get("flows", []))}
 
 
 # ---- summary statistics ----------------------------------------------------------------------
@@ -396,7 +411,9 @@ def run_pathpool(binary, scenario_path, sc, overrides):
         out = Path(tmp) / "run"
         cmd = [binary, "run", str(scenario_path), "--out", str(out)]
         for key, value in overrides.items():
-            if value:
+            if value and key == "recovery":
+                cmd += [a for k in range(sc["flow_entries"]) for a in ("--set", f"flows.{k}.recovery={value}")]
+            elif value:
                 cmd += ["--set", f"simulation.{key}={value}"]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         s = json.loads((out / "summary.json").read_text())
@@ -445,20 +462,20 @@ def main():
     ap.add_argument("scenario", type=Path, help="pathpool scenario file (TOML)")
     ap.add_argument("--duration", help='simulated time, e.g. "120s" (default: the scenario\'s simulation.duration)')
     ap.add_argument("--warmup", help='start of the measured window, e.g. "20s" (default: the scenario\'s simulation.warmup)')
+    ap.add_argument("--recovery", choices=["newreno", "sack"], help="loss recovery of every flow (default: the scenario's)")
     ap.add_argument("--red-offset", type=float, default=BELOW_QDISC,
                     help=f"packets subtracted from RED's thresholds in ns-3 (default {BELOW_QDISC}: the packets below the queue disc)")
     ap.add_argument("--pathpool", metavar="BIN", help="also run this pathpool binary on the scenario and compare")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
     args = ap.parse_args()
     try:
-        sc = read_scenario(args.scenario, args.duration, args.warmup)
-    except (ScenarioError, KeyError, tomllib.TOMLDecodeError, OSError) as e:
-        name = f"missing key {e}" if isinstance(e, KeyError) else str(e)
-        sys.exit(f"{args.scenario}: {name}")
+        sc = read_scenario(args.scenario, args.duration, args.warmup, args.recovery)
+    except (ScenarioError, tomllib.TOMLDecodeError, OSError) as e:
+        sys.exit(f"{args.scenario}: {e}")
     result = {"scenario": str(args.scenario), "duration_s": sc["duration"], "warmup_s": sc["warmup"], "seed": sc["seed"],
               "ns3_red_offset": args.red_offset}
     if args.pathpool:
-        result["pathpool"] = run_pathpool(args.pathpool, args.scenario, sc, {"duration": args.duration, "warmup": args.warmup})
+        result["pathpool"] = run_pathpool(args.pathpool, args.scenario, sc, {"duration": args.duration, "warmup": args.warmup, "recovery": args.recovery})
     try:
         result["ns3"] = run_ns3(sc, args.red_offset)
     except ScenarioError as e:
