@@ -32,7 +32,7 @@ How the two simulators are made to agree (see the docs for what still differs):
 - ns-3 goodput is reported in the scenario's units: delivered segments x packet_size.
 - pathpool's buffer counts the packet in service. In ns-3 a packet in transmission and one
   in the device queue (1 packet, the minimum) sit below the queue disc, so the queue disc
-  holds buffer - 2 packets and RED's thresholds are lowered by 2 packets.
+  holds buffer - 2 packets and RED's thresholds are lowered by 2 packets (--red-offset).
 - ns-3 defaults that differ from the scenarios are set explicitly: NewReno with classic
   recovery (not PRR), no SACK unless `recovery = "sack"`, no limited transmit, no
   timestamps, one ACK per segment, min RTO, initial window, socket buffers large enough
@@ -41,7 +41,6 @@ How the two simulators are made to agree (see the docs for what still differs):
 
 import argparse
 import json
-import math
 import re
 import subprocess
 import sys
