@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test validate validate-ferlin2016 reproduce bench clean
+.PHONY: all deps build demo test validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean
 
 all: build
 
@@ -48,6 +48,18 @@ reproduce: build
 bench: build
 	for b in b1-n10 b1-n100 b2-n10 b2-n100 s-n1000; do /usr/bin/time -v $(BIN) run scenarios/bench/$$b.toml --out $(OUT)/bench/$$b 2>&1 | grep -E 'Elapsed|Maximum resident'; done
 	$(BIN) bench sbd
+
+# Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
+# Python wheel into a throwaway virtual environment under $(OUT)/ and prints pathpool and
+# ns-3 side by side for B1 (N = 10; 5 s and 30 s warm-up) and the RTT 1:2 case under RED.
+# Takes about 10 minutes, almost all of it in ns-3.
+NS3_VENV := $(OUT)/ns3venv
+crosscheck-ns3: build
+	@test -x $(NS3_VENV)/bin/python || { python3 -m venv $(NS3_VENV) && $(NS3_VENV)/bin/pip install ns3==3.44.post0; }
+	mkdir -p $(OUT)/crosscheck-ns3
+	$(NS3_VENV)/bin/python scripts/ns3_crosscheck.py scenarios/bench/b1-n10.toml --duration 120s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10.json
+	$(NS3_VENV)/bin/python scripts/ns3_crosscheck.py scenarios/bench/b1-n10.toml --duration 120s --warmup 30s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10-warmup30.json
+	$(NS3_VENV)/bin/python scripts/ns3_crosscheck.py scenarios/validation/rtt-1to2-reno.toml --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/rtt-1to2-reno.json
 
 clean:
 	$(CARGO) clean
