@@ -20,7 +20,9 @@ pub struct Zongor2019;
 
 /// Schemes, with the key suffix the issue names them by.
 const SCHEMES: [(&str, &str); 5] = [("uncoupled-cubic", "cubic"), ("lia", "lia"), ("olia", "olia"), ("balia", "balia"), ("mptcp-sbd", "sbd")];
-const SEEDS: (u64, u64) = (10, 3);
+/// The scenario has no random element (no background, drop-tail, no random loss): every seed
+/// gives the same run, so one is enough.
+const SEEDS: (u64, u64) = (1, 1);
 const QUICK_DURATION: &str = "30s";
 /// Reached: the total over 5 s is within 5 % of the optimum (a window long enough that a
 /// slow-start overshoot does not count).
