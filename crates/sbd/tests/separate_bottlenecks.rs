@@ -59,6 +59,13 @@ struct Tally {
     chaining_only: usize,
 }
 
+/// Mean and (population) standard deviation.
+fn moments(xs: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+    let n = xs.clone().count().max(1) as f64;
+    let mean = xs.clone().sum::<f64>() / n;
+    (mean, (xs.map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt())
+}
+
 fn pct(a: usize, b: usize) -> f64 {
     100.0 * a as f64 / b.max(1) as f64
 }
@@ -99,11 +106,22 @@ fn tally(flows: usize, t: &mut Tally, obs: &[(Observation, Vec<FlowStats>)]) {
 fn merged_separate_bottlenecks_are_pairs_inside_every_threshold() {
     println!("| flows | pairs | observations all separate | (1 − q)^pairs | pair-observations inside p_f | inside p_mad | inside p_s | inside all three (q) | wrong: a flow not bottlenecked | wrong: a merged pair inside all three | wrong: chaining only |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    // Per queue of the 5-flow traces: run mean and standard deviation of skew_est, var_est
+    // (sd relative to the mean) and freq_est.
+    let mut spread: Vec<[(f64, f64); 3]> = Vec::new();
     for flows in 2..=5 {
         let mut t = Tally::default();
         for seed in SEEDS {
             let cfg = TraceConfig { flows, shared: false, seed, ..TraceConfig::default() };
-            tally(flows, &mut t, &observations(&generate(&cfg), flows));
+            let obs = observations(&generate(&cfg), flows);
+            tally(flows, &mut t, &obs);
+            if flows == 5 {
+                for i in 0..flows {
+                    let m = |f: &dyn Fn(&FlowStats) -> f64| moments(obs.iter().map(|(_, s)| f(&s[i])));
+                    let (var_mean, var_sd) = m(&|s| s.var_est / 1e6);
+                    spread.push([m(&|s| s.skew_est), (var_mean, var_sd / var_mean), m(&|s| s.freq_est)]);
+                }
+            }
         }
         let pairs = flows * (flows - 1) / 2;
         let q = t.inside[3] as f64 / t.pairs as f64;
@@ -129,6 +147,15 @@ fn merged_separate_bottlenecks_are_pairs_inside_every_threshold() {
             assert!(merges * 10 >= wrong * 8, "{flows} flows: {merges} merges of {wrong} wrong observations");
         }
     }
+    let range = |k: usize, sd: bool| {
+        let v = spread.iter().map(|q| if sd { q[k].1 } else { q[k].0 });
+        (v.clone().fold(f64::INFINITY, f64::min), v.fold(f64::NEG_INFINITY, f64::max))
+    };
+    println!("{} queues of the 5-flow traces:", spread.len());
+    for (k, name) in ["skew_est", "var_est (ms; sd relative)", "freq_est"].into_iter().enumerate() {
+        let ((lo, hi), (slo, shi)) = (range(k, false), range(k, true));
+        println!("  {name}: run means {lo:.3} to {hi:.3}, within-run sd {slo:.3} to {shi:.3}");
+    }
 }
 
 /// One 5-flow trace in detail: each queue's shape, the run mean and spread of its flow's
@@ -148,12 +175,8 @@ fn five_separate_bottlenecks_in_detail() {
     println!("| flow | capacity | buffer | AIMD flows | on/off sources | mean queue | skew_est | var_est | freq_est |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for (i, q) in trace.queues.iter().enumerate() {
-        let moments = |f: &dyn Fn(&FlowStats) -> f64| {
-            let m = obs.iter().map(|(_, s)| f(&s[i])).sum::<f64>() / n;
-            let sd = (obs.iter().map(|(_, s)| (f(&s[i]) - m).powi(2)).sum::<f64>() / n).sqrt();
-            (m, sd)
-        };
-        let (skew, var, freq) = (moments(&|s| s.skew_est), moments(&|s| s.var_est / 1e6), moments(&|s| s.freq_est));
+        let m = |f: &dyn Fn(&FlowStats) -> f64| moments(obs.iter().map(|(_, s)| f(&s[i])));
+        let (skew, var, freq) = (m(&|s| s.skew_est), m(&|s| s.var_est / 1e6), m(&|s| s.freq_est));
         println!(
             "| f{} | {:.0} Mb/s | {:.0} ms | {} | {} | {:.1} ms | {:+.3} ± {:.3} | {:.2} ± {:.2} ms | {:.3} ± {:.3} |",
             i + 1,
