@@ -254,6 +254,7 @@ mod tests {
             noise_ms: 0.5,
             clock_offset_us: 5_000_000,
             clock_skew_ppm: 0.0,
+            alike_queues: false,
             out: dir.join("trace"),
         })
         .unwrap();

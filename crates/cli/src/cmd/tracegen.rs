@@ -41,6 +41,10 @@ pub struct TracegenArgs {
     /// Receiver clock skew relative to the sender, parts per million.
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub clock_skew_ppm: f64,
+    /// With separate bottlenecks: give every queue the first queue's shape (capacity, buffer,
+    /// cross traffic); only their random dynamics differ.
+    #[arg(long)]
+    pub alike_queues: bool,
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -61,6 +65,9 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     if !a.clock_skew_ppm.is_finite() || a.clock_skew_ppm.abs() > 100_000.0 {
         return Err(CliError::usage(format!("--clock-skew-ppm: expected -100000 to 100000, got {}", a.clock_skew_ppm)));
     }
+    if a.alike_queues && a.bottleneck == Bottleneck::Shared {
+        return Err(CliError::usage("--alike-queues: applies to --bottleneck separate only (a shared bottleneck is one queue)"));
+    }
     let rows = a.flows as f64 * a.rate * a.duration;
     if rows > 50e6 {
         return Err(CliError::usage(format!(
@@ -76,6 +83,7 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
         noise_ms: a.noise_ms,
         clock_offset_us: a.clock_offset_us,
         clock_skew_ppm: a.clock_skew_ppm,
+        alike_queues: a.alike_queues,
         ..TraceConfig::default()
     };
     let out = OutDir::create("--out", &a.out)?;
@@ -123,6 +131,7 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
             "flows": cfg.flows, "duration_s": cfg.duration_s, "rate_pps": cfg.rate_pps, "seed": cfg.seed,
             "noise_ms": cfg.noise_ms, "clock_offset_us": cfg.clock_offset_us,
             "clock_skew_ppm": cfg.clock_skew_ppm, "settle_s": cfg.settle_s,
+            "alike_queues": cfg.alike_queues,
         },
         "owd_rows": trace.owd.len(),
         "rtt_rows": trace.rtt.len(),

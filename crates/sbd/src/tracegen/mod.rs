@@ -27,6 +27,9 @@ pub struct TraceConfig {
     /// Model time simulated (and discarded) before the trace starts, so queues are in
     /// steady state.
     pub settle_s: f64,
+    /// Separate bottlenecks all get the shape drawn for the first one (capacity, buffer, cross
+    /// traffic); only their random dynamics differ. Off by default: each draws its own shape.
+    pub alike_queues: bool,
 }
 
 impl Default for TraceConfig {
@@ -41,6 +44,7 @@ impl Default for TraceConfig {
             clock_offset_us: 0,
             clock_skew_ppm: 0.0,
             settle_s: 30.0,
+            alike_queues: false,
         }
     }
 }
@@ -100,8 +104,14 @@ const STEP_S: f64 = 0.000_5;
 /// flows, as in a log merged from per-flow captures).
 pub fn generate(cfg: &TraceConfig) -> Trace {
     let n_queues = if cfg.shared { 1 } else { cfg.flows };
-    // Streams: 0..n_queues for queues, 1000 + i for flow i.
-    let mut queues: Vec<Queue> = (0..n_queues).map(|q| Queue::random(Rng::stream(cfg.seed, q as u64))).collect();
+    // Streams: 0..n_queues for queues, 1000 + i for flow i, 2000 + q for the dynamics of alike
+    // queue q (whose shape comes from stream 0).
+    let mut queues: Vec<Queue> = (0..n_queues)
+        .map(|q| match cfg.alike_queues {
+            false => Queue::random(Rng::stream(cfg.seed, q as u64)),
+            true => Queue::random(Rng::stream(cfg.seed, 0)).with_dynamics(Rng::stream(cfg.seed, 2000 + q as u64)),
+        })
+        .collect();
     struct Probe {
         rng: Rng,
         next_send_s: f64,
@@ -222,6 +232,18 @@ mod tests {
         }
         let rate = t.owd.len() as f64 / 20.0 / 4.0;
         assert!((rate - 500.0).abs() < 50.0, "probe rate {rate}");
+    }
+
+    #[test]
+    fn alike_queues_share_their_shape_but_not_their_delays() {
+        let cfg = TraceConfig { flows: 3, shared: false, duration_s: 5.0, alike_queues: true, ..TraceConfig::default() };
+        let t = generate(&cfg);
+        assert!(t.queues.iter().all(|q| q.spec == t.queues[0].spec));
+        let own = generate(&TraceConfig { alike_queues: false, ..cfg });
+        assert_eq!(own.queues[0].spec, t.queues[0].spec, "the shared shape is the first queue's own");
+        assert_ne!(own.queues[1].spec, t.queues[1].spec);
+        // Own starting state and random events: the queues do not move in step.
+        assert!(t.queues[1].mean_delay_ms != t.queues[2].mean_delay_ms && t.queues[1].loss_rate != t.queues[2].loss_rate);
     }
 
     #[test]

@@ -99,6 +99,20 @@ impl Queue {
         }
     }
 
+    /// The same shape with its starting state (windows, first switch times) and its random
+    /// events (on/off switching, which AIMD flow sees a loss) drawn from `rng` instead.
+    pub fn with_dynamics(mut self, mut rng: Rng) -> Self {
+        // A starting state of its own too, so alike queues do not begin in step.
+        let per_flow = self.capacity_bps / PACKET_BYTES / self.tcp.len() as f64;
+        for f in &mut self.tcp {
+            f.cwnd_pkts = rng.uniform(0.5, 1.5) * per_flow * f.base_rtt_s;
+        }
+        for s in &mut self.udp {
+            s.switch_at_s = rng.exp(s.mean_off_s);
+        }
+        Queue { rng, ..self }
+    }
+
     /// Queueing delay a packet arriving now would see, seconds.
     pub fn delay_s(&self) -> f64 {
         self.backlog_bytes / self.capacity_bps
