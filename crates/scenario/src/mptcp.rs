@@ -20,6 +20,7 @@ pub const SCHEMES: &[&str] = &[
     "balia",
     "wvegas",
     "mptcp-sbd",
+    "ssc-lia",
     "tr-lia",
 ];
 
@@ -38,6 +39,8 @@ pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
         "balia" => MultipathCc::Coupled(Algorithm::Balia),
         "wvegas" => MultipathCc::Coupled(Algorithm::WVegas),
         "mptcp-sbd" => MultipathCc::MptcpSbd(SbdPolicy::default()),
+        // S2 §5.2's SSC-LIA: MPTCP-SBD's receiver-side RFC 8382 grouping, LIA within a group.
+        "ssc-lia" => MultipathCc::MptcpSbd(SbdPolicy { coupled: Algorithm::Lia, ..SbdPolicy::default() }),
         "tr-lia" => MultipathCc::TrLia { hold: time::secs(TR_LIA_HOLD_S) },
         other => {
             let hint = did_you_mean(other, SCHEMES.iter().copied());

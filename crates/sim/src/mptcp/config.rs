@@ -45,6 +45,9 @@ pub struct SbdPolicy {
     /// (slots counted from the connection start; losses always count); 0 takes every
     /// sample. The public code's default is 5 ms (algorithms.md §7.3, "sample thinning").
     pub sample_spacing: crate::Time,
+    /// The coupled controller within a detected group: OLIA (S0's MPTCP-SBD) or LIA (S2's
+    /// SSC-LIA, §5.2).
+    pub coupled: Algorithm,
 }
 
 /// What the sender does with the receiver's decisions.
@@ -60,7 +63,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5) }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia }
     }
 }
 

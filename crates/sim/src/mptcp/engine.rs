@@ -91,7 +91,7 @@ impl Simulation {
         let n = cfg.subflows.len();
         let (algorithm, min_ssthresh) = match cfg.cc {
             MultipathCc::Coupled(a) => (a, cfg.tcp.cc_config.min_ssthresh),
-            MultipathCc::MptcpSbd(p) => (Algorithm::Olia, MinSsthresh::Fixed(p.min_ssthresh)),
+            MultipathCc::MptcpSbd(p) => (p.coupled, MinSsthresh::Fixed(p.min_ssthresh)),
             MultipathCc::TrLia { .. } => (Algorithm::Lia, cfg.tcp.cc_config.min_ssthresh),
         };
         let cc_config = CcConfig { min_ssthresh, ..cfg.tcp.cc_config.clone() };
