@@ -52,9 +52,10 @@ const FLOW_KEYS: &[&str] = &[
     "sbd_feedback",
     "sbd_sample_spacing",
     "competitor",
+    "log_delays",
 ];
 const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing"];
-const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "size"];
+const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
 pub const QUEUES: &[&str] = &["droptail", "red", "random-tail-drop"];
@@ -358,6 +359,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         min_rto: f.positive_time("min_rto")?.unwrap_or(200 * crate::units::PS_PER_SEC / 1000),
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),
+        log_delays: f.bool("log_delays")?.unwrap_or(false),
     })
 }
 

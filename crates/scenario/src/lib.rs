@@ -8,6 +8,7 @@
 
 mod cc;
 mod csv_out;
+pub mod delay_trace;
 pub mod decode;
 pub mod error;
 pub mod fields;

@@ -83,7 +83,7 @@ pub(crate) fn first_subflow(f: &Fields) -> Result<Located<Vec<String>>> {
 }
 
 pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpSpec> {
-    for key in ["traffic", "rate", "size", "competitor"] {
+    for key in ["traffic", "rate", "size", "competitor", "log_delays"] {
         f.only_with(key, "kind = \"tcp\" (a multipath connection is always bulk)")?;
     }
     let subflows = subflows(f)?;

@@ -59,6 +59,8 @@ pub struct Outcome {
     pub bottleneck_data_packets: Option<u64>,
     pub events: u64,
     pub series: Series,
+    /// Flows with `log_delays = true`, in flow order.
+    pub delay_traces: Vec<crate::delay_trace::DelayTrace>,
     /// Wall-clock seconds the simulation took (never part of the deterministic output).
     pub wall_seconds: f64,
 }

@@ -17,6 +17,9 @@ pub fn write_all(dir: &Path, o: &Outcome) -> io::Result<BTreeMap<String, Value>>
     csv_out::write_links(&dir.join("links.csv"), o)?;
     plots::throughput(&dir.join("throughput.png"), o).map_err(io::Error::other)?;
     plots::queue(&dir.join("queue.png"), o).map_err(io::Error::other)?;
+    if !o.delay_traces.is_empty() {
+        crate::delay_trace::write(dir, &o.delay_traces)?;
+    }
     if let Some(mp) = &o.multipath {
         crate::mptcp_outcome::write_csv(dir, mp)?;
     }

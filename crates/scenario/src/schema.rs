@@ -122,6 +122,8 @@ pub struct TcpSpec {
     pub traffic: TcpTraffic,
     /// A competing TCP flow the MPTCP metrics compare with (`tcp_mbps`, `sum_ratio`).
     pub competitor: bool,
+    /// Keep per-packet one-way delays and RTT samples (written as owd.csv and rtt.csv).
+    pub log_delays: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -93,6 +93,7 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
                 cfg.traffic = t.traffic;
                 cfg.start = flow.start;
                 cfg.stop = flow.stop;
+                cfg.log_delays = t.log_delays;
                 sim_flows.push((flow.name.clone(), t.traffic == TcpTraffic::Bulk));
                 s.add_tcp_flow(cfg).map(|_| ())
             }
@@ -169,6 +170,11 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
         .collect();
     let bottleneck_data_packets = bottleneck.map(|b| warmup_departures + s.queue_stats(directions[b].queue).departed_packets);
     let multipath = crate::mptcp_outcome::collect(l, &s, &connections, &sim_flows);
+    let delay_traces = sim_flows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (name, _))| Some(crate::delay_trace::DelayTrace { flow: name.clone(), log: s.delay_log(sim::FlowId(i as u32))? }))
+        .collect();
     Ok(Outcome {
         multipath,
         seed: spec.seed,
@@ -180,6 +186,7 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
         bottleneck_data_packets,
         events: s.events_processed(),
         series: series(s.series(), &directions),
+        delay_traces,
         wall_seconds,
     })
 }

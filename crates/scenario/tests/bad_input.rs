@@ -144,6 +144,10 @@ fn cross_references_and_choices() {
     let e = err(&text, &[]);
     assert_at(&e, &text, "drop_slots", "links.bottleneck.drop_slots", "only applies with queue = \"random-tail-drop\"");
 
+    let text = GOOD.replace("count = 2", "count = 2\nkind = \"udp\"\nrate = \"1Mbps\"\nlog_delays = true");
+    let e = err(&text, &[]);
+    assert_at(&e, &text, "log_delays", "flows.bulk.log_delays", "only applies with kind = \"tcp\"");
+
     let text = GOOD.replace("count = 2", "count = 0");
     let e = err(&text, &[]);
     assert_at(&e, &text, "count = 0", "flows.bulk.count", "expected an integer from 1");

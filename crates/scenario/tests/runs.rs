@@ -47,6 +47,7 @@ name = "sack"
 route = ["src0", "left", "right"]
 recovery = "sack"
 delayed_ack = true
+log_delays = true
 
 [[flows]]
 name = "poisson"
@@ -89,7 +90,7 @@ fn same_file_and_seed_give_byte_identical_outputs() {
     let (a, b) = (temp_dir("det-a"), temp_dir("det-b"));
     run_into(&l, &a);
     run_into(&l, &b);
-    for f in ["flows.csv", "links.csv"] {
+    for f in ["flows.csv", "links.csv", "owd.csv", "rtt.csv"] {
         assert_eq!(std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap(), "{f} differs");
     }
     let sa = std::fs::read_to_string(a.join("summary.json")).unwrap();

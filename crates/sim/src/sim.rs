@@ -190,7 +190,9 @@ impl Simulation {
         let rev = self.route("tcp flow rev route", &cfg.rev, sender)?;
         self.push(Element::TcpSender(TcpSender::new(flow, fwd, conn, subflow, cfg)));
         let delack = cfg.delayed_ack;
-        self.push(Element::TcpReceiver(TcpReceiver::new(flow, rev, cfg.ack_bytes, cfg.recovery == Recovery::Sack, delack)));
+        let mut receiver_element = TcpReceiver::new(flow, rev, cfg.ack_bytes, cfg.recovery == Recovery::Sack, delack);
+        receiver_element.owd_log = cfg.log_delays.then(Vec::new);
+        self.push(Element::TcpReceiver(receiver_element));
         self.events.schedule(cfg.start.max(self.now), sender, EventKind::TcpWake);
         if let Some(stop) = cfg.stop {
             self.events.schedule(stop.max(self.now), sender, EventKind::TcpStop);
@@ -425,6 +427,17 @@ impl Simulation {
             },
             FlowEntry::Udp { .. } => None,
         }
+    }
+
+    /// The delay log of TCP flow `f` (`TcpFlowConfig::log_delays`), None when it keeps none.
+    pub fn delay_log(&self, f: FlowId) -> Option<crate::tcp::DelayLog> {
+        let FlowEntry::Tcp { receiver, .. } = self.flows[f.0 as usize] else {
+            return None;
+        };
+        let Element::TcpReceiver(r) = &self.elements[receiver as usize] else {
+            return None;
+        };
+        Some(crate::tcp::DelayLog { owd: r.owd_log.clone()?, rtt: self.sender(f.0 as usize)?.rtt_log.clone()? })
     }
 
     fn current_cwnd(&self, f: usize) -> f64 {

@@ -48,6 +48,8 @@ pub struct TcpFlowConfig {
     pub start: Time,
     /// No new data is sent after this time (outstanding data is still recovered).
     pub stop: Option<Time>,
+    /// Keep a per-packet delay log (`Simulation::delay_log`); costs memory per packet.
+    pub log_delays: bool,
 }
 
 impl TcpFlowConfig {
@@ -69,6 +71,7 @@ impl TcpFlowConfig {
             traffic: TcpTraffic::Bulk,
             start: 0,
             stop: None,
+            log_delays: false,
         }
     }
 

@@ -9,6 +9,7 @@ use crate::packet::{
 };
 use crate::time::Time;
 
+use super::delay_log::OwdSample;
 use super::seqset::SeqSet;
 use super::timer::LazyTimer;
 
@@ -41,6 +42,7 @@ pub struct TcpReceiver {
     /// Receiving end of an MPTCP subflow (the connection reassembles its data).
     pub(crate) subflow: bool,
     pub counters: ReceiverCounters,
+    pub(crate) owd_log: Option<Vec<OwdSample>>,
 }
 
 impl TcpReceiver {
@@ -61,6 +63,7 @@ impl TcpReceiver {
             timer: LazyTimer::new(EventKind::DelayedAck),
             subflow: false,
             counters: ReceiverCounters::default(),
+            owd_log: None,
         }
     }
 
@@ -74,6 +77,9 @@ impl TcpReceiver {
     pub fn on_data(&mut self, id: PacketId, ctx: &mut Ctx) {
         let p = *ctx.pool.get(id);
         self.counters.received_packets += 1;
+        if let Some(log) = &mut self.owd_log {
+            log.push(OwdSample { sent: p.ts, received: ctx.now, retransmission: p.flags & FLAG_RETRANSMIT != 0 });
+        }
         let seq = p.seq;
         let mut immediate = false;
         if seq == self.rcv_nxt {

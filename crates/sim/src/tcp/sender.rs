@@ -94,6 +94,7 @@ pub struct TcpSender {
     /// given data to (`None`: a plain TCP flow, the application decides).
     granted: Option<u64>,
     pub counters: SenderCounters,
+    pub(crate) rtt_log: Option<Vec<super::RttSample>>,
 }
 
 impl TcpSender {
@@ -135,6 +136,7 @@ impl TcpSender {
             last_cwnd: cfg.cc_config.initial_cwnd,
             granted: None,
             counters: SenderCounters::default(),
+            rtt_log: cfg.log_delays.then(Vec::new),
         }
     }
 
@@ -221,6 +223,9 @@ impl TcpSender {
             let rtt_sample = (p.flags & FLAG_ECHO_VALID != 0).then(|| to_nanos(ctx.now - p.ts));
             if let Some(r) = rtt_sample {
                 self.rtt.on_sample(r);
+                if let Some(log) = &mut self.rtt_log {
+                    log.push(super::RttSample { at: ctx.now, rtt: ctx.now - p.ts });
+                }
             }
             let previously_sacked = if self.sack { self.scoreboard.advance(ack) } else { 0 };
             let newly_acked = (ack - self.snd_una - previously_sacked + newly_sacked) as f64;

@@ -3,6 +3,8 @@
 //! shared bottleneck. S2's dumbbell detection experiments (E1-E5, Table 2), Topology 2
 //! (Table 4) and the non-shared ratio R are not reproduced yet.
 
+mod detection;
+
 use crate::job::{Job, Results};
 use crate::papers::seeds::{seed_id, values_of};
 use crate::report::fmt;
@@ -78,6 +80,7 @@ impl Paper for Zhang2019 {
                 }
             }
         }
+        detection::plan(opts, &mut jobs)?;
         Ok(jobs)
     }
 
@@ -106,6 +109,7 @@ impl Paper for Zhang2019 {
         out.key("topo1_jain_tr_mean", stats::mean(&means[0]));
         out.key("topo1_jain_ssc_mean", stats::mean(&means[1]));
         out.para("S2 finds TR-LIA slightly fairer than SSC-LIA because TR flags the shared bottleneck sooner. The index is insensitive near 1: J = 0.99 still allows the session 1.2 times the mean TCP rate.");
+        detection::report(opts, results, out)?;
         out.heading("Not reproduced yet");
         out.para("S2's dumbbell detection experiments (Table 2, E1-E5 with drop-tail and RED, Reno and CUBIC: how often and how soon TR and the RFC 8382 statistics flag the shared bottleneck), Topology 2 (Table 4) and the non-shared throughput ratio R.");
         Ok(())

@@ -1,0 +1,63 @@
+//! Per-packet delay logs of the flows with `log_delays = true`, in the CSV forms
+//! `pathpool detect` reads: owd.csv (`flow,send_time_us,recv_time_us,lost`) and rtt.csv
+//! (`flow,ack_time_us,rtt_us`). A retransmitted segment stands for one loss: its row is
+//! followed by a `lost` row at its send time (the receiver cannot know when the original
+//! was dropped, and RFC 8382 only counts losses per interval).
+
+use pathpool_sbd::tracegen::{OwdRow, RttRow};
+use pathpool_sim as sim;
+use std::io;
+use std::path::Path;
+
+pub const FILES: [&str; 2] = ["owd.csv", "rtt.csv"];
+
+/// One logged flow copy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayTrace {
+    pub flow: String,
+    pub log: sim::tcp::DelayLog,
+}
+
+fn micros(t: sim::Time) -> i64 {
+    (t / 1_000_000) as i64
+}
+
+/// One-way-delay rows, `flow` indexing `traces`, in arrival order per flow.
+pub fn owd_rows(traces: &[DelayTrace]) -> Vec<OwdRow> {
+    let mut rows = Vec::new();
+    for (flow, t) in traces.iter().enumerate() {
+        for s in &t.log.owd {
+            rows.push(OwdRow { flow, send_us: micros(s.sent), recv_us: micros(s.received), lost: false });
+            if s.retransmission {
+                rows.push(OwdRow { flow, send_us: micros(s.sent), recv_us: 0, lost: true });
+            }
+        }
+    }
+    rows
+}
+
+/// RTT rows, `flow` indexing `traces`.
+pub fn rtt_rows(traces: &[DelayTrace]) -> Vec<RttRow> {
+    let mut rows = Vec::new();
+    for (flow, t) in traces.iter().enumerate() {
+        rows.extend(t.log.rtt.iter().map(|s| RttRow { flow, ack_us: micros(s.at), rtt_us: micros(s.rtt) }));
+    }
+    rows
+}
+
+/// Writes owd.csv and rtt.csv into `dir`.
+pub fn write(dir: &Path, traces: &[DelayTrace]) -> io::Result<()> {
+    let mut w = csv::Writer::from_path(dir.join(FILES[0])).map_err(io::Error::other)?;
+    w.write_record(["flow", "send_time_us", "recv_time_us", "lost"]).map_err(io::Error::other)?;
+    for r in owd_rows(traces) {
+        let recv = if r.lost { String::new() } else { r.recv_us.to_string() };
+        w.write_record([traces[r.flow].flow.as_str(), &r.send_us.to_string(), &recv, if r.lost { "1" } else { "0" }]).map_err(io::Error::other)?;
+    }
+    w.flush()?;
+    let mut w = csv::Writer::from_path(dir.join(FILES[1])).map_err(io::Error::other)?;
+    w.write_record(["flow", "ack_time_us", "rtt_us"]).map_err(io::Error::other)?;
+    for r in rtt_rows(traces) {
+        w.write_record([traces[r.flow].flow.as_str(), &r.ack_us.to_string(), &r.rtt_us.to_string()]).map_err(io::Error::other)?;
+    }
+    w.flush()
+}
