@@ -179,8 +179,10 @@ fn summarise(obs: &[Observation], origin_us: i64, cross: &[(usize, usize)], same
             _ => intervals.push([start, end]),
         }
     }
+    let flagged = obs.iter().map(|o| o.groups.iter().filter(|&&g| g != 0).count()).sum::<usize>();
     json!({
         "evaluations": obs.len(),
+        "flagged_share": (!obs.is_empty()).then(|| flagged as f64 / (obs.len() * obs[0].groups.len()) as f64),
         "cross_share": share(cross),
         "same_share": share(same),
         "first_cross_s": first,
@@ -232,7 +234,8 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
                     let first = stats::median(&values(results, &exp, detector, "first_cross_s"));
                     row.push(fmt(share));
                     row.push(fmt(first));
-                    csv_rows.push(vec![placement.to_string(), case.name.to_string(), label.to_string(), detector.to_string(), fmt(share), fmt(stats::mean(&values(results, &exp, detector, "same_share"))), fmt(first)]);
+                    let mean_of = |key: &str| fmt(stats::mean(&values(results, &exp, detector, key)));
+                    csv_rows.push(vec![placement.to_string(), case.name.to_string(), label.to_string(), detector.to_string(), fmt(share), mean_of("same_share"), mean_of("flagged_share"), fmt(first)]);
                 }
                 if placement == "sb" {
                     for v in values_of(results, &exp) {
@@ -259,7 +262,7 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
         &["bottleneck", "case", "variant", "TR: share", "TR: first (s)", "SSC obs.: share", "SSC obs.: first (s)", "SSC dec.: share", "SSC dec.: first (s)"],
         &rows,
     );
-    out.csv("dumbbell_detection.csv", &["bottleneck", "case", "variant", "detector", "cross_share", "same_share", "first_cross_s"], &csv_rows)?;
+    out.csv("dumbbell_detection.csv", &["bottleneck", "case", "variant", "detector", "cross_share", "same_share", "flagged_share", "first_cross_s"], &csv_rows)?;
     out.csv("dumbbell_intervals.csv", &["case", "variant", "detector", "start_s", "end_s"], &interval_rows)?;
     out.boxes("dumbbell_cross_share", "Dumbbell: share of evaluations grouping a cross pair", "share of evaluations", &boxes)?;
     for (key, name) in [("sb_tr", "dumbbell_tr_shared_rate"), ("sb_ssc_observations", "dumbbell_ssc_shared_rate"), ("nsb_tr", "dumbbell_tr_false_rate"), ("nsb_ssc_observations", "dumbbell_ssc_false_rate")] {
@@ -269,6 +272,15 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
     out.para(&format!(
         "S2 reports (Figure 7, as intervals; `dumbbell_intervals.csv` has ours for the first cross pair) that both methods detect the shared bottleneck in most cases, SSC fails in E3-2, TR's positives are sparser than SSC's, and TR flags the bottleneck first in 13 of 16 cases. Here TR's first positive came before SSC's first grouping observation in {} of {} shared runs.",
         tr_first_wins.0, tr_first_wins.1
+    ));
+    let e4 = |key: &str| {
+        let xs: Vec<f64> = VARIANTS.iter().flat_map(|(label, _, _)| values_of(results, &experiment(&TABLE2[3], "sb", label))).filter_map(|v| if key == "utilization" { v.get("bottleneck_utilization")?.as_f64() } else { get(v, "ssc_observations", key) }).collect();
+        fmt(stats::mean(&xs))
+    };
+    out.para(&format!(
+        "Where they differ. SSC finds no bottleneck in E4 (flows judged bottlenecked in {} of the flow-observations, L2 utilisation {}): 60 flows synchronised by a buffer of 100 ms, well under the 160 ms base RTT, empty the queue after each loss, so the one-way delay is mostly low with peaks, the positive skew RFC 8382 reads as a link that is not a bottleneck (the RED result of S0's Table III has the same cause). TR needs only rising runs and sees them. In the control both detectors group flows of the two separate, identically configured queues often: TR because two queues of one rate and load fill at similar slopes within its 1 s tolerance, SSC because their statistics fall inside its thresholds (the limitation measured in docs/validation.md). `flagged_share` in the CSV is the share of flow-evaluations that a detector judged bottlenecked at all.",
+        e4("flagged_share"),
+        e4("utilization")
     ));
     Ok(())
 }
