@@ -24,8 +24,8 @@ pub const SCHEMES: &[&str] = &[
     "tr-lia",
 ];
 
-/// S2 §5.2: back to uncoupled after 100 s without a positive TR decision.
-const TR_LIA_HOLD_S: u64 = 100;
+/// S2 §5.2: back to uncoupled after 100 s without a positive decision (TR-LIA and SSC-LIA).
+const S2_HOLD_S: u64 = 100;
 
 pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
     Ok(match name {
@@ -39,9 +39,10 @@ pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
         "balia" => MultipathCc::Coupled(Algorithm::Balia),
         "wvegas" => MultipathCc::Coupled(Algorithm::WVegas),
         "mptcp-sbd" => MultipathCc::MptcpSbd(SbdPolicy::default()),
-        // S2 §5.2's SSC-LIA: MPTCP-SBD's receiver-side RFC 8382 grouping, LIA within a group.
-        "ssc-lia" => MultipathCc::MptcpSbd(SbdPolicy { coupled: Algorithm::Lia, ..SbdPolicy::default() }),
-        "tr-lia" => MultipathCc::TrLia { hold: time::secs(TR_LIA_HOLD_S) },
+        // S2 §5.2's SSC-LIA: MPTCP-SBD's receiver-side RFC 8382 grouping switching LIA on in
+        // S2's harness (uncoupled at first, coupled for 100 s after each grouping decision).
+        "ssc-lia" => MultipathCc::MptcpSbd(SbdPolicy { coupled: Algorithm::Lia, feedback: SbdFeedback::Switch { hold: time::secs(S2_HOLD_S) }, ..SbdPolicy::default() }),
+        "tr-lia" => MultipathCc::TrLia { hold: time::secs(S2_HOLD_S) },
         other => {
             let hint = did_you_mean(other, SCHEMES.iter().copied());
             return Err(format!("unknown multipath congestion control \"{other}\"{hint}; expected one of: {}", SCHEMES.join(", ")));
@@ -112,10 +113,11 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
         None => None,
         Some(_) => Some(f.int("receive_buffer", 1, 1 << 40)?.unwrap_or(1) as u64),
     };
-    let sbd_feedback = f.choice("sbd_feedback", &["decisions", "olia", "reno"])?.map(|c| {
+    let sbd_feedback = f.choice("sbd_feedback", &["decisions", "olia", "reno", "switch"])?.map(|c| {
         let value = match c.value.as_str() {
             "olia" => SbdFeedback::FixedOlia,
             "reno" => SbdFeedback::FixedReno,
+            "switch" => SbdFeedback::Switch { hold: time::secs(S2_HOLD_S) },
             _ => SbdFeedback::Decisions,
         };
         Located { value, origin: c.origin, path: c.path }
@@ -143,7 +145,7 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
             p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
             p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
         }
-        (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\", this connection runs \"{}\"", m.cc.value)),
+        (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\" or \"ssc-lia\", this connection runs \"{}\"", m.cc.value)),
         _ => {}
     }
     Ok(cc)

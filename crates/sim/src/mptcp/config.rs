@@ -59,6 +59,9 @@ pub enum SbdFeedback {
     FixedOlia,
     /// Open loop: Reno on every subflow whatever the decisions.
     FixedReno,
+    /// S2 §5.2's harness (algorithms.md §8.5): uncoupled at first; a decision that groups
+    /// subflows couples all of them, until `hold` passes without another such decision.
+    Switch { hold: crate::Time },
 }
 
 impl Default for SbdPolicy {

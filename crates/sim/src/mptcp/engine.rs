@@ -73,7 +73,7 @@ impl MptcpLayer {
         let conn = &mut self.conns[c];
         if p.flags & FLAG_MP_GROUP != 0 {
             if let Ok(SbdOption::Group(g)) = SbdOption::from_packet_bytes(true, p.mp_option) {
-                conn.data.on_group(g);
+                conn.data.on_group(g, now - conn.start);
             }
         }
         if p.flags & FLAG_ECHO_VALID != 0 && p.seq > s.snd_una() {

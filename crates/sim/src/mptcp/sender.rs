@@ -58,15 +58,42 @@ pub(crate) struct SbdSender {
     policy: SbdPolicy,
     rings: Vec<[GroupEntry; RING]>,
     arrivals: u64,
+    /// `SbdFeedback::Switch`: coupled, and since when the last grouping decision arrived.
+    switched_on: bool,
+    last_positive: Time,
+    /// The decision (epoch) last counted as a positive, so each counts once.
+    counted_epoch: Option<u8>,
 }
 
 impl SbdSender {
     fn new(policy: SbdPolicy, n: usize) -> Self {
-        SbdSender { policy, rings: vec![[GroupEntry::default(); RING]; n], arrivals: 0 }
+        SbdSender { policy, rings: vec![[GroupEntry::default(); RING]; n], arrivals: 0, switched_on: false, last_positive: 0, counted_epoch: None }
     }
 
-    /// Stores an MP_GROUP; true when it was news (the coupling sets may change).
-    fn on_group(&mut self, g: MpGroup) -> bool {
+    /// Stores an MP_GROUP arriving at `now`; true when the coupling sets may change.
+    fn on_group(&mut self, g: MpGroup, now: Time) -> bool {
+        let news = self.store(g);
+        let SbdFeedback::Switch { hold } = self.policy.feedback else { return news };
+        let before = self.switched_on;
+        let epoch = self.usable_epoch();
+        if news && epoch != self.counted_epoch && self.any_grouped() {
+            self.switched_on = true;
+            self.last_positive = now;
+            self.counted_epoch = epoch;
+        } else if self.switched_on && now.saturating_sub(self.last_positive) > hold {
+            self.switched_on = false;
+        }
+        before != self.switched_on
+    }
+
+    /// Two subflows in one congested group in the newest usable decision.
+    fn any_grouped(&self) -> bool {
+        let Some(e) = self.usable_epoch() else { return false };
+        let groups: Vec<u8> = (0..self.rings.len()).filter_map(|i| self.group_of(i, e)).filter(|&g| g != GROUP_NOT_CONGESTED).collect();
+        groups.iter().enumerate().any(|(i, g)| groups[..i].contains(g))
+    }
+
+    fn store(&mut self, g: MpGroup) -> bool {
         let Some(ring) = self.rings.get_mut(g.flow_id as usize) else { return false };
         if g.epoch == 0 || ring.iter().any(|e| e.arrival > 0 && e.epoch == g.epoch && e.group == g.group) {
             return false;
@@ -100,6 +127,10 @@ impl SbdSender {
             SbdFeedback::Decisions => {}
             SbdFeedback::FixedOlia => return out.fill(all),
             SbdFeedback::FixedReno => {
+                return out.iter_mut().enumerate().for_each(|(x, set)| *set = SubflowSet::single(x));
+            }
+            SbdFeedback::Switch { .. } if self.switched_on => return out.fill(all),
+            SbdFeedback::Switch { .. } => {
                 return out.iter_mut().enumerate().for_each(|(x, set)| *set = SubflowSet::single(x));
             }
         }
@@ -187,7 +218,9 @@ impl DataSender {
     pub fn new(n: usize, cc: MultipathCc, scheduler: Scheduler, receive_buffer: Option<u64>) -> Self {
         let (coupler, initial) = match cc {
             MultipathCc::Coupled(_) => (Coupler::All, SubflowSet::all(n)),
-            MultipathCc::MptcpSbd(p) if p.feedback == SbdFeedback::FixedReno => (Coupler::Sbd(SbdSender::new(p, n)), SubflowSet::empty()),
+            MultipathCc::MptcpSbd(p) if matches!(p.feedback, SbdFeedback::FixedReno | SbdFeedback::Switch { .. }) => {
+                (Coupler::Sbd(SbdSender::new(p, n)), SubflowSet::empty())
+            }
             MultipathCc::MptcpSbd(p) => (Coupler::Sbd(SbdSender::new(p, n)), SubflowSet::all(n)),
             // Uncoupled at the start (algorithms.md §11 item 22).
             MultipathCc::TrLia { hold } => (Coupler::Tr(TrSwitch::new(n, hold)), SubflowSet::empty()),
@@ -230,10 +263,10 @@ impl DataSender {
         }
     }
 
-    /// A decision arrived on an ACK.
-    pub fn on_group(&mut self, g: MpGroup) {
+    /// A decision arrived on an ACK at `since_start`.
+    pub fn on_group(&mut self, g: MpGroup, since_start: Time) {
         if let Coupler::Sbd(s) = &mut self.coupler {
-            if s.on_group(g) {
+            if s.on_group(g, since_start) {
                 s.coupling_sets(&mut self.coupling);
             }
         }
@@ -250,5 +283,47 @@ impl DataSender {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::secs;
+
+    fn decision(data: &mut DataSender, epoch: u8, groups: [u8; 2], at_s: u64) {
+        for (k, group) in groups.into_iter().enumerate() {
+            data.on_group(MpGroup { epoch, group, flow_id: k as u16 }, secs(at_s));
+        }
+    }
+
+    fn coupled(data: &DataSender) -> bool {
+        data.coupling.iter().all(|c| *c == SubflowSet::all(2))
+    }
+
+    /// S2 §5.2's harness: uncoupled at first, coupled by a grouping decision, uncoupled again
+    /// once `hold` passes without another (checked as later decisions arrive).
+    #[test]
+    fn switch_couples_on_a_grouping_decision_and_holds_it() {
+        let policy = SbdPolicy { feedback: SbdFeedback::Switch { hold: secs(100) }, ..SbdPolicy::default() };
+        let mut data = DataSender::new(2, MultipathCc::MptcpSbd(policy), Scheduler::LowestRtt, None);
+        assert!(!coupled(&data) && data.coupling[0] == SubflowSet::single(0), "uncoupled before any decision");
+        decision(&mut data, 1, [1, 2], 10);
+        assert!(!coupled(&data), "separate groups do not couple");
+        decision(&mut data, 2, [GROUP_NOT_CONGESTED, GROUP_NOT_CONGESTED], 14);
+        assert!(!coupled(&data), "non-congested subflows are not a shared bottleneck");
+        decision(&mut data, 3, [1, 1], 20);
+        assert!(coupled(&data), "one group couples both");
+        decision(&mut data, 4, [1, 2], 60);
+        assert!(coupled(&data), "a separating decision does not end the hold");
+        decision(&mut data, 5, [1, 2], 119);
+        assert!(coupled(&data), "99 s after the positive");
+        // Re-sent copies of an old grouping decision do not restart the hold.
+        decision(&mut data, 3, [1, 1], 120);
+        assert!(coupled(&data));
+        decision(&mut data, 6, [1, 2], 121);
+        assert!(!coupled(&data), "101 s after the positive the hold is over");
+        decision(&mut data, 7, [2, 2], 130);
+        assert!(coupled(&data), "a new positive couples again");
     }
 }

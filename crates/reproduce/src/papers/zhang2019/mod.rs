@@ -88,7 +88,7 @@ impl Paper for Zhang2019 {
         out.heading("Table 3: Topology 1, Jain's index of the multipath session against the TCP flows");
         let (seeds, dur) = if opts.quick { (SEEDS.1, QUICK_DURATION) } else { (SEEDS.0, "300s") };
         out.para(&format!(
-            "`topo1.toml`: the client's two paths (n0-n1-n3-n5, n0-n2-n3-n5) meet at the bottleneck L2, with f1 and f2 Reno TCP flows (SACK) on them; links and buffers per S2 Table 3 (Q packets at L2, 10 Q elsewhere). TR-LIA (`--cc tr-lia`: trend lines on RTT at the sender, S2 §5.2) and SSC-LIA (`--cc ssc-lia`: RFC 8382 statistics with LIA inside a group; unlike S2's harness it follows every decision without TR-LIA's 100 s hold, docs/mptcp.md). J is S2's eq. 19 over the mean TCP rate and the session's rate (S2 took 10 random TCP flows; we take all). {seeds} seeds of {dur} with a 20 s warm-up; ours (S2's in brackets). MPTCP over the simulator stands in for S2's multipath QUIC."
+            "`topo1.toml`: the client's two paths (n0-n1-n3-n5, n0-n2-n3-n5) meet at the bottleneck L2, with f1 and f2 Reno TCP flows (SACK) on them; links and buffers per S2 Table 3 (Q packets at L2, 10 Q elsewhere). TR-LIA (`--cc tr-lia`: trend lines on RTT at the sender, S2 §5.2) and SSC-LIA (`--cc ssc-lia`: RFC 8382 statistics at the receiver, MPTCP-SBD's decisions switching LIA on; both in S2's harness, uncoupled until a positive and coupled until 100 s pass without one). J is S2's eq. 19 over the mean TCP rate and the session's rate (S2 took 10 random TCP flows; we take all). {seeds} seeds of {dur} with a 20 s warm-up; ours (S2's in brackets). MPTCP over the simulator stands in for S2's multipath QUIC."
         ));
         let mut rows = Vec::new();
         let mut means = [Vec::new(), Vec::new()];
