@@ -1,14 +1,20 @@
 //! [S2] Zhang, Lei, Zhang, Guan 2019: shared bottleneck detection by trend-line regression.
-//! Topology 1 (Table 3): the Jain index of TR-LIA and SSC-LIA against many TCP flows at a
-//! shared bottleneck. S2's dumbbell detection experiments (E1-E5, Table 2), Topology 2
-//! (Table 4) and the non-shared ratio R are not reproduced yet.
+//! Topologies 1 (Table 3) and 2 (Table 4, `topo2`): the Jain index of TR-LIA and SSC-LIA
+//! against many TCP flows at a shared bottleneck; the throughput ratio R (eq. 20) on
+//! non-shared bottlenecks (`nsb`). S2's dumbbell detection experiments (E1-E5, Table 2) are
+//! not reproduced yet.
+
+mod common;
+mod coupling;
+mod nsb;
+mod topo2;
 
 use crate::job::{Job, Results};
-use crate::papers::seeds::{seed_id, values_of};
+use crate::papers::seeds::values_of;
 use crate::report::fmt;
-use crate::scenario_job::{scenario_job, ScenarioRun, SUMMARY};
+use crate::scenario_job::SUMMARY;
 use crate::{stats, Options, Paper, PaperOut};
-use serde_json::Value;
+use common::{jain, link_sets, scheme_jobs};
 
 pub struct Zhang2019;
 
@@ -37,21 +43,11 @@ const QUICK_DURATION: &str = "90s";
 fn sets(e: &Experiment) -> Vec<String> {
     let mut s = Vec::new();
     for (name, (rate, delay)) in LINKS.iter().zip(e.links) {
-        let buffer = if *name == "L2" { e.q } else { 10 * e.q };
-        s.extend([format!("links.{name}.rate={rate}Mbps"), format!("links.{name}.delay={delay}ms"), format!("links.{name}.buffer={buffer}")]);
+        s.extend(link_sets(name, rate, delay, if *name == "L2" { e.q } else { 10 * e.q }));
     }
     s.push(format!("flows.tcp1.count={}", e.flows.0));
     s.push(format!("flows.tcp2.count={}", e.flows.1));
     s
-}
-
-/// S2 eq. 19: Jain's index over two rates, the mean TCP flow's and the multipath session's.
-fn jain(v: &Value) -> Option<f64> {
-    let obj = v.as_object()?;
-    let tcp: Vec<f64> = obj.iter().filter(|(k, _)| k.starts_with("flow.tcp") && k.ends_with(".throughput_mbps")).filter_map(|(_, v)| v.as_f64()).collect();
-    let sp = stats::mean(&tcp)?;
-    let mp = obj.get("mptcp_mbps")?.as_f64()?;
-    Some((sp + mp).powi(2) / (2.0 * (sp * sp + mp * mp)))
 }
 
 impl Paper for Zhang2019 {
@@ -67,17 +63,10 @@ impl Paper for Zhang2019 {
         let file = opts.paper_dir(self.name()).join("topo1.toml");
         let mut jobs = Vec::new();
         for e in &TABLE3 {
-            for (cc, short) in SCHEMES {
-                for seed in opts.seeds(SEEDS.0, SEEDS.1) {
-                    let mut run = ScenarioRun::new(seed).cc(cc);
-                    run.sets = sets(e);
-                    if opts.quick {
-                        run = run.set(format!("simulation.duration={QUICK_DURATION}"));
-                    }
-                    jobs.push(scenario_job(seed_id(&format!("topo1/{}/{short}", e.name), seed), &file, run, SUMMARY)?);
-                }
-            }
+            jobs.extend(scheme_jobs(opts, &file, &format!("topo1/{}", e.name), &sets(e), &SCHEMES, QUICK_DURATION, SUMMARY)?);
         }
+        jobs.extend(topo2::jobs(opts)?);
+        jobs.extend(nsb::jobs(opts)?);
         Ok(jobs)
     }
 
@@ -92,7 +81,7 @@ impl Paper for Zhang2019 {
         for e in &TABLE3 {
             let mut row = vec![e.name.to_string(), format!("{} + {}", e.flows.0, e.flows.1)];
             for (k, (_, short)) in SCHEMES.iter().enumerate() {
-                let js: Vec<f64> = values_of(results, &format!("topo1/{}/{short}", e.name)).into_iter().filter_map(jain).collect();
+                let js: Vec<f64> = values_of(results, &format!("topo1/{}/{short}", e.name)).into_iter().filter_map(|v| jain(v, &["tcp1", "tcp2"])).collect();
                 let j = stats::mean(&js);
                 if let Some(j) = j {
                     means[k].push(j);
@@ -106,8 +95,10 @@ impl Paper for Zhang2019 {
         out.key("topo1_jain_tr_mean", stats::mean(&means[0]));
         out.key("topo1_jain_ssc_mean", stats::mean(&means[1]));
         out.para("S2 finds TR-LIA slightly fairer than SSC-LIA because TR flags the shared bottleneck sooner. The index is insensitive near 1: J = 0.99 still allows the session 1.2 times the mean TCP rate.");
+        topo2::report(opts, results, out);
+        nsb::report(opts, results, out);
         out.heading("Not reproduced yet");
-        out.para("S2's dumbbell detection experiments (Table 2, E1-E5 with drop-tail and RED, Reno and CUBIC: how often and how soon TR and the RFC 8382 statistics flag the shared bottleneck), Topology 2 (Table 4) and the non-shared throughput ratio R.");
+        out.para("S2's dumbbell detection experiments (Table 2, E1-E5 with drop-tail and RED, Reno and CUBIC: how often and how soon TR and the RFC 8382 statistics flag the shared bottleneck).");
         Ok(())
     }
 }
