@@ -25,7 +25,7 @@ pub const SCHEMES: &[&str] = &[
 ];
 
 /// S2 §5.2: back to uncoupled after 100 s without a positive decision (TR-LIA and SSC-LIA).
-const S2_HOLD_S: u64 = 100;
+pub const S2_HOLD_S: u64 = 100;
 
 pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
     Ok(match name {
