@@ -11,6 +11,8 @@ pub struct FlowOutcome {
     pub throughput_mbps: f64,
     pub delivered_bytes: u64,
     pub retransmissions: u64,
+    /// Fast-retransmit recoveries entered: window halvings by loss (timeouts apart).
+    pub fast_retransmits: u64,
     pub timeouts: u64,
 }
 

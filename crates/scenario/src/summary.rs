@@ -26,6 +26,7 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
         put(format!("flow.{}.throughput_mbps", f.name), json!(f.throughput_mbps));
         put(format!("flow.{}.delivered_bytes", f.name), json!(f.delivered_bytes));
         put(format!("flow.{}.retransmissions", f.name), json!(f.retransmissions));
+        put(format!("flow.{}.fast_retransmits", f.name), json!(f.fast_retransmits));
         put(format!("flow.{}.timeouts", f.name), json!(f.timeouts));
     }
     for l in &o.links {
