@@ -3,7 +3,7 @@
 mod common;
 
 use common::{ack, with_windows, Rng, MS};
-use pathpool_cc::{Algorithm, CcConfig, SubflowSet};
+use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, SubflowSet};
 
 #[test]
 fn alpha_is_25_over_18_for_equal_windows_and_rtt1_five_times_rtt2() {
@@ -99,4 +99,34 @@ fn alpha_is_recomputed_when_a_window_crosses_an_integer_not_per_ack() {
     c.on_fast_retransmit(1, 0, 10.0, all);
     c.on_ack(0, 0, ack(1.0, 50 * MS), all);
     assert_ne!(c.lia_alpha(), a0);
+}
+
+/// RFC 6356 §3 with equal RTTs and windows: alpha = 1/2, so one window of ACKs on each of two
+/// subflows at w = 20 adds 20 * alpha / w_total = 1/4 packet to each (1/2 for the
+/// connection, half a TCP's increase; docs/mptcp.md "LIA above one TCP at a tail-drop
+/// bottleneck").
+#[test]
+fn two_equal_subflows_grow_a_quarter_packet_per_round_each() {
+    let all = SubflowSet::all(2);
+    let mut c = Controller::new(Algorithm::Lia, CcConfig::default(), 2);
+    let rtt = 50_000_000;
+    for sf in 0..2 {
+        c.set_window(sf, 20.0, 10.0);
+        let first = AckInfo { newly_acked: 0.0, rtt_sample: Some(rtt), cwnd_limited: true };
+        c.on_ack(sf, 0, first, all);
+    }
+    let mut now = 0;
+    for round in 1..=4 {
+        let windows = [c.cwnd(0).floor() as usize, c.cwnd(1).floor() as usize];
+        for i in 0..windows[0].max(windows[1]) {
+            for sf in (0..2).filter(|&sf| i < windows[sf]) {
+                now += 1_000;
+                c.on_ack(sf, now, AckInfo { newly_acked: 1.0, rtt_sample: Some(rtt), cwnd_limited: true }, all);
+            }
+        }
+        for sf in 0..2 {
+            let growth = (c.cwnd(sf) - 20.0) / round as f64;
+            assert!((0.23..0.26).contains(&growth), "round {round}, subflow {sf}: {growth} per round");
+        }
+    }
 }
