@@ -3,7 +3,7 @@
 each with --cc olia, uncoupled and mptcp-sbd; prints the medians (docs/validation.md,
 "MPTCP and MPTCP-SBD") and checks the acceptance targets. Exit status 1 if one fails.
 
-    python3 scripts/ferlin2016_sweep.py [--bin target/release/pathpool] [--out out/ferlin2016] [--seeds 10]
+    python3 scripts/ferlin2016_sweep.py [--bin target/release/pathpool] [--out out/ferlin2016] [--seeds 10] [--jobs N]
 
 With --sbd-feedback olia|reno the detector runs open loop (the sender keeps OLIA over all
 subflows, or Reno on each, whatever the decisions; docs/mptcp.md): only mptcp-sbd runs,
@@ -13,6 +13,7 @@ thinning in the mptcp-sbd runs.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import statistics
@@ -32,11 +33,18 @@ def run(binary, scenario, cc, seed, out, extra=()):
         return json.load(f)
 
 
+def run_seeds(a, scenario, cc, extra=()):
+    """One summary per seed 1..a.seeds, in seed order, simulated on a.jobs processes."""
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        return list(pool.map(lambda s: run(a.bin, scenario, cc, s, a.out, extra), range(1, a.seeds + 1)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "ferlin2016"))
     ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="simulations at once (default: the cores)")
     ap.add_argument("--sbd-feedback", choices=["olia", "reno"])
     ap.add_argument("--sbd-sample-spacing", metavar="T")
     a = ap.parse_args()
@@ -52,7 +60,7 @@ def main():
             sc = f"{kind}-{n}"
             for cc in SCHEMES:
                 extra = a.sbd_extra if cc == "mptcp-sbd" else []
-                rows = [run(a.bin, sc, cc, s, a.out, extra) for s in range(1, a.seeds + 1)]
+                rows = run_seeds(a, sc, cc, extra)
                 for k in KEYS:
                     vals = [r[k] for r in rows if k in r]
                     med[(sc, cc, k)] = statistics.median(vals) if vals else None
@@ -91,7 +99,7 @@ def open_loop(a):
     for kind in ["nsb", "sb"]:
         for n in range(2, 6):
             sc = f"{kind}-{n}"
-            rows = [run(a.bin, sc, "mptcp-sbd", s, a.out, extra) for s in range(1, a.seeds + 1)]
+            rows = run_seeds(a, sc, "mptcp-sbd", extra)
             acc, obs = (statistics.median(r[k] for r in rows) for k in ["decision_accuracy", "observation_accuracy"])
             print(f"| {sc.upper()} | {acc:.2f} | {obs:.2f} |")
 

@@ -248,3 +248,34 @@ fn tr_lia_sees_a_shared_bottleneck_and_couples() {
     let (mp, single) = (sim.mptcp_stats(c).throughput_bps, sim.flow_stats(t).throughput_bps);
     assert!(mp / (mp + single) < 0.62, "coupled TR-LIA share {:.3}", mp / (mp + single));
 }
+
+#[test]
+fn sack_subflow_retransmits_only_what_was_lost() {
+    // Four segments of one window dropped on the way: a SACK sender repairs them with four
+    // retransmissions in one fast recovery. A subflow has the connection's data waiting, so
+    // RFC 6675 NextSeg rule (4) ("rescue", for a sender without new data) must not fire:
+    // a fifth retransmission would be spurious and would be signalled to MPTCP-SBD as a loss.
+    let measure = |mptcp: bool| {
+        let mut sim = Simulation::new(1);
+        let q = sim.add_queue(QueueConfig::drop_tail(20 * MBPS, Buffer::Packets(1000))).unwrap();
+        let drop = sim.add_scripted_loss(vec![100, 103, 106, 109]);
+        let p = sim.add_pipe(millis(10));
+        let back = sim.add_pipe(millis(10));
+        let (fwd, rev) = (vec![q, drop, p], vec![back]);
+        let mut tcp = TcpFlowConfig::new(fwd.clone(), rev.clone());
+        tcp.recovery = Recovery::Sack;
+        let flow = if mptcp {
+            let mut cfg = MptcpConfig::new(vec![SubflowRoute { fwd, rev }], MultipathCc::Coupled(Algorithm::Reno));
+            cfg.tcp = tcp;
+            let c = sim.add_mptcp_connection(cfg).unwrap();
+            sim.mptcp_stats(c).subflows[0]
+        } else {
+            sim.add_tcp_flow(tcp).unwrap()
+        };
+        sim.run_until(secs(5), &mut |_| {});
+        let s = sim.flow_stats(flow);
+        (s.timeouts, s.fast_retransmits, s.retransmissions)
+    };
+    assert_eq!(measure(false), (0, 1, 4), "plain TCP");
+    assert_eq!(measure(true), (0, 1, 4), "MPTCP subflow");
+}

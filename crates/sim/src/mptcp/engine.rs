@@ -80,6 +80,7 @@ impl MptcpLayer {
             conn.data.on_rtt(k, now - conn.start, now - p.ts);
         }
         s.set_coupling(conn.data.coupling[k]);
+        s.set_connection_has_data(conn.data.window_open());
     }
 }
 

@@ -93,6 +93,9 @@ pub struct TcpSender {
     /// MPTCP subflow: one past the last subflow segment the connection's scheduler has
     /// given data to (`None`: a plain TCP flow, the application decides).
     granted: Option<u64>,
+    /// MPTCP subflow: the connection has data to grant beyond what this subflow holds, so
+    /// new data is available for NextSeg rule (2) once the scheduler runs.
+    connection_has_data: bool,
     pub counters: SenderCounters,
     pub(crate) rtt_log: Option<Vec<super::RttSample>>,
 }
@@ -135,6 +138,7 @@ impl TcpSender {
             cwnd_limited: true,
             last_cwnd: cfg.cc_config.initial_cwnd,
             granted: None,
+            connection_has_data: false,
             counters: SenderCounters::default(),
             rtt_log: cfg.log_delays.then(Vec::new),
         }
@@ -500,8 +504,11 @@ impl TcpSender {
                 return Some(Next::Retransmit(first_unsacked));
             }
         }
-        // (4) one rescue retransmission per recovery: the highest un-SACKed segment
-        if self.phase == Phase::FastRecovery && !self.rescue_done && self.snd_una < self.high_sent {
+        // (4) one rescue retransmission per recovery: the highest un-SACKed segment. Rule (4)
+        // is for a sender without new data; an MPTCP subflow whose connection still has data
+        // gets it from the scheduler after this ACK, so rule (2) applies instead.
+        let new_data_coming = self.granted.is_some() && self.connection_has_data;
+        if self.phase == Phase::FastRecovery && !self.rescue_done && !new_data_coming && self.snd_una < self.high_sent {
             let mut s = self.high_sent - 1;
             while s > self.snd_una && self.scoreboard.contains(s) {
                 s -= 1;
@@ -556,6 +563,11 @@ impl TcpSender {
     /// The subflows the coupled increase and decrease of this subflow run over.
     pub(crate) fn set_coupling(&mut self, coupling: SubflowSet) {
         self.coupling = coupling;
+    }
+
+    /// Whether the connection has data the scheduler would grant to this subflow.
+    pub(crate) fn set_connection_has_data(&mut self, has_data: bool) {
+        self.connection_has_data = has_data;
     }
 
     /// Gives this subflow one more segment of connection data to send.
