@@ -74,6 +74,7 @@ subflows = [["s", "l", "r"], ["s", "m", "l", "r"]]
 const RED: &str = "queue = \"red\"\nred_min = 10\nred_max = 40";
 const RANDOM_TAIL: &str = "queue = \"random-tail-drop\"";
 
+#[derive(Debug)]
 struct Shares {
     /// Connection rate over the mean TCP flow's.
     ratio: f64,
@@ -114,6 +115,7 @@ fn mean(queue: &str, cc: &str) -> Shares {
 fn lia_takes_one_tcp_share_when_loss_is_independent_of_the_flow() {
     let lia = mean(RED, "lia");
     let uncoupled = mean(RED, "uncoupled");
+    eprintln!("RED: lia {lia:?}, uncoupled {uncoupled:?}");
     assert!(uncoupled.ratio > 1.6, "uncoupled: MPTCP / TCP = {}", uncoupled.ratio);
     assert!((0.75..1.25).contains(&lia.ratio), "lia: MPTCP / TCP = {} (uncoupled {})", lia.ratio, uncoupled.ratio);
     assert!(
@@ -127,6 +129,7 @@ fn lia_takes_one_tcp_share_when_loss_is_independent_of_the_flow() {
 fn at_a_tail_drop_queue_lia_subflows_are_halved_less_per_packet_than_tcp() {
     let lia = mean(RANDOM_TAIL, "lia");
     let uncoupled = mean(RANDOM_TAIL, "uncoupled");
+    eprintln!("random tail drop: lia {lia:?}, uncoupled {uncoupled:?}");
     // Reno subflows grow like TCP and are halved like TCP; LIA's grow slower and are halved
     // less often per packet, which lifts the connection above one TCP's rate.
     assert!((0.75..1.33).contains(&uncoupled.halvings_per_packet), "uncoupled halvings ratio {}", uncoupled.halvings_per_packet);
