@@ -9,7 +9,8 @@ With --sbd-feedback olia|reno the detector runs open loop (the sender keeps OLIA
 subflows, or Reno on each, whatever the decisions; docs/mptcp.md): only mptcp-sbd runs,
 and the table shows how accurate the detector is under that fixed coupling.
 --sbd-sample-spacing T (e.g. 0ms: every OWD sample) overrides the receiver's sample
-thinning in the mptcp-sbd runs.
+thinning in the mptcp-sbd runs; --sbd-corr-min R turns on the detector's delay-correlation
+split (an extension, not S0's; docs/sbd.md) in them.
 """
 
 import argparse
@@ -47,8 +48,11 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="simulations at once (default: the cores)")
     ap.add_argument("--sbd-feedback", choices=["olia", "reno"])
     ap.add_argument("--sbd-sample-spacing", metavar="T")
+    ap.add_argument("--sbd-corr-min", metavar="R")
     a = ap.parse_args()
     a.sbd_extra = ["--set", f"flows.mptcp.sbd_sample_spacing={a.sbd_sample_spacing}"] if a.sbd_sample_spacing else []
+    if a.sbd_corr_min:
+        a.sbd_extra += ["--set", f"flows.mptcp.sbd_corr_min={a.sbd_corr_min}"]
     if a.sbd_feedback:
         return open_loop(a)
     if os.path.exists(a.out):

@@ -9,6 +9,8 @@
 //!   oscillation-noise removal, optional clock-skew removal (RFC 8382 §5.2) and the grouping of
 //!   RFC 8382 §3.3.1. Parameters: [`SbdParams`], presets [`SbdParams::rfc8382`] and
 //!   [`SbdParams::mptcp_sbd`] ([S0] Table I).
+//!   Optionally ([`SbdParams::corr_split`], an extension beyond RFC 8382) groups are also
+//!   split where the flows' interval mean delays do not move together ([`correlation`]).
 //! * [`DecisionFilter`]: MPTCP-SBD's filter ([S0] §III-B): one [`Decision`] per 10
 //!   observations, flows together in at least 5 of them are grouped.
 //! * [`TrendLineDetector`]: trend-line regression on RTT ([S2] §4.3), every 5 s.
@@ -55,6 +57,7 @@
 //! Deviations from the sources and ambiguity resolutions are listed in docs/sbd.md.
 
 mod clock_skew;
+pub mod correlation;
 mod filter;
 mod grouping;
 mod observation;
@@ -70,7 +73,7 @@ pub use clock_skew::SkewEstimator;
 pub use filter::{Decision, DecisionFilter, FilterParams, MergeRule};
 pub use grouping::{FlowStats, Grouper};
 pub use observation::{canonicalize, Observation, NOT_BOTTLENECKED};
-pub use params::{LossSplit, SbdParams};
+pub use params::{LossSplit, SbdParams, CORR_MIN};
 pub use rfc8382::Rfc8382Detector;
 pub use trend::{TrendFit, TrendLineDetector, TrendParams};
 pub use weighted::WeightedWindow;

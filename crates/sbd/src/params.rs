@@ -12,6 +12,11 @@ pub enum LossSplit {
     ReplacesSkew,
 }
 
+/// Default `corr_min`, fixed before the split was measured: flows behind one queue correlate
+/// near 1 (docs/validation.md measured 1.00 over whole traces), independent queues near 0
+/// (-0.24 to +0.18); 0.5 sits between with room for the noise of a 50-interval window.
+pub const CORR_MIN: f64 = 0.5;
+
 /// Every tunable of the RFC 8382 detector. Times are in nanoseconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SbdParams {
@@ -40,6 +45,11 @@ pub struct SbdParams {
     pub skew_removal: bool,
     /// Intervals over which the clock skew is fitted (lower envelope of per-interval minima).
     pub skew_window: usize,
+    /// Extension, not in RFC 8382 or [S0]: split groups whose flows' interval means do not
+    /// move together (`crate::correlation`). Off in both presets.
+    pub corr_split: bool,
+    /// Least detrended correlation of the last N interval means that keeps two flows together.
+    pub corr_min: f64,
 }
 
 impl SbdParams {
@@ -65,6 +75,8 @@ impl SbdParams {
             min_intervals: 60,
             skew_removal: false,
             skew_window: 200,
+            corr_split: false,
+            corr_min: CORR_MIN,
         }
     }
 
@@ -90,6 +102,8 @@ impl SbdParams {
             min_intervals: 1,
             skew_removal: false,
             skew_window: 200,
+            corr_split: false,
+            corr_min: CORR_MIN,
         }
     }
 
@@ -121,6 +135,8 @@ impl SbdParams {
         "min_intervals",
         "skew_removal",
         "skew_window",
+        "corr_split",
+        "corr_min",
     ];
 
     /// Overrides one parameter by name. Booleans take 0/1 or true/false.
@@ -163,6 +179,8 @@ impl SbdParams {
             "min_intervals" => self.min_intervals = count()?,
             "skew_removal" => self.skew_removal = flag()?,
             "skew_window" => self.skew_window = count()?,
+            "corr_split" => self.corr_split = flag()?,
+            "corr_min" => self.corr_min = num()?,
             _ => return Err(format!("unknown parameter '{name}'; valid: {}", Self::NAMES.join(", "))),
         }
         Ok(())
@@ -181,6 +199,9 @@ impl SbdParams {
         }
         if self.f < 1 || self.f > self.m {
             return Err(format!("f: must be in 1..=m ({}), got {}", self.m, self.f));
+        }
+        if !(-1.0..=1.0).contains(&self.corr_min) {
+            return Err(format!("corr_min: must be a correlation in [-1, 1], got {}", self.corr_min));
         }
         if self.skew_removal && self.skew_window < 4 {
             return Err(format!("skew_window: must be at least 4, got {}", self.skew_window));
@@ -222,6 +243,8 @@ impl SbdParams {
             ("min_intervals", self.min_intervals as f64),
             ("skew_removal", self.skew_removal as u8 as f64),
             ("skew_window", self.skew_window as f64),
+            ("corr_split", self.corr_split as u8 as f64),
+            ("corr_min", self.corr_min),
         ]
     }
 }

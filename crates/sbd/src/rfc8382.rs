@@ -4,6 +4,7 @@
 //! connection start).
 
 use crate::clock_skew::SkewEstimator;
+use crate::correlation::CorrelationSplit;
 use crate::grouping::{FlowStats, Grouper};
 use crate::observation::Observation;
 use crate::params::SbdParams;
@@ -73,6 +74,7 @@ pub struct Rfc8382Detector {
     cold: Vec<Cold>,
     stats: Vec<FlowStats>,
     grouper: Grouper,
+    corr: CorrelationSplit,
     obs: Observation,
     /// Grid origin and the end of the interval being filled (None before the first event).
     origin_ns: Option<u64>,
@@ -112,6 +114,7 @@ impl Rfc8382Detector {
             cold: vec![cold; n_flows],
             stats: vec![FlowStats::default(); n_flows],
             grouper: Grouper::new(n_flows),
+            corr: CorrelationSplit::new(n_flows),
             obs: Observation::new(n_flows),
             origin_ns: None,
             interval_end_ns: 0,
@@ -323,6 +326,11 @@ impl Rfc8382Detector {
             return false;
         }
         self.grouper.group(&self.stats, &self.p, &mut self.obs.groups);
+        if self.p.corr_split {
+            let cold = &self.cold;
+            let oldest = (self.ring_head + 1) % self.p.n;
+            self.corr.apply(&mut self.obs.groups, self.p.corr_min, oldest, |i| &cold[i].means);
+        }
         self.observations += 1;
         true
     }

@@ -49,6 +49,25 @@ fn short_shared_and_separate_traces_are_told_apart() {
 }
 
 #[test]
+fn correlation_split_separates_alike_queues_and_keeps_a_shared_one() {
+    // Alike separate queues are RFC 8382's blind spot (their statistics coincide); the split
+    // tells them apart by their delays not moving together, and leaves one queue's flows be.
+    let corr = SbdParams { corr_split: true, ..SbdParams::mptcp_sbd() };
+    let (mut plain, mut split, mut shared) = (Tally::default(), Tally::default(), Tally::default());
+    for seed in 1..=3 {
+        let alike = TraceConfig { flows: 3, shared: false, alike_queues: true, duration_s: 60.0, seed, ..TraceConfig::default() };
+        let trace = generate(&alike);
+        plain.add(sbd(&trace, &alike, SbdParams::mptcp_sbd(), FilterParams::default()).0);
+        split.add(sbd(&trace, &alike, corr.clone(), FilterParams::default()).0);
+        let one = TraceConfig { shared: true, alike_queues: false, ..alike };
+        shared.add(sbd(&generate(&one), &one, corr.clone(), FilterParams::default()).0);
+    }
+    eprintln!("alike separate: mptcp-sbd {}, + corr split {}; shared + corr split {}", plain.cell(), split.cell(), shared.cell());
+    assert!(split.pct() >= 80.0 && split.pct() >= plain.pct() + 30.0, "alike separate: {} vs {}", split.cell(), plain.cell());
+    assert!(shared.pct() >= 90.0, "shared with the split: {}", shared.cell());
+}
+
+#[test]
 #[ignore]
 fn accuracy_table() {
     let star = FilterParams { merge: MergeRule::Star, ..FilterParams::default() };
@@ -139,4 +158,36 @@ fn trend_line_noise_table() {
     // Without per-packet noise the rising runs are the queue-building phases S2 relies on, and
     // flows through one queue get one slope.
     assert!(clean.iter().all(|&x| x >= 85.0), "noise-free shared TR accuracy: {clean:?}");
+}
+
+/// The delay-correlation split (an extension, off in both presets; `corr_split`): accuracy of
+/// `mptcp-sbd` decisions with it, at the default `corr_min` and either side, on the queue
+/// model's own shapes and on alike queues (every separate queue shaped like the first).
+#[test]
+#[ignore]
+fn correlation_split_table() {
+    let with = |corr_min: f64| SbdParams { corr_split: true, corr_min, ..SbdParams::mptcp_sbd() };
+    println!("| flows | bottleneck | queues | mptcp-sbd | + corr split, corr_min 0.3 | 0.5 (default) | 0.7 |");
+    println!("|---|---|---|---|---|---|---|");
+    let mut worst = [100.0f64; 2];
+    for flows in 2..=5 {
+        for (shared, alike) in [(true, false), (false, false), (false, true)] {
+            let mut t = [Tally::default(); 4];
+            for seed in SEEDS {
+                let cfg = TraceConfig { flows, shared, seed, alike_queues: alike, ..TraceConfig::default() };
+                let trace = generate(&cfg);
+                t[0].add(sbd(&trace, &cfg, SbdParams::mptcp_sbd(), FilterParams::default()).0);
+                for (i, c) in [0.3, pathpool_sbd::CORR_MIN, 0.7].into_iter().enumerate() {
+                    t[i + 1].add(sbd(&trace, &cfg, with(c), FilterParams::default()).0);
+                }
+            }
+            let kind = if shared { "shared" } else { "separate" };
+            let queues = if shared { "one" } else if alike { "alike" } else { "own shapes" };
+            let cells: Vec<String> = t.iter().map(|x| x.cell()).collect();
+            println!("| {flows} | {kind} | {queues} | {} |", cells.join(" | "));
+            let w = &mut worst[!shared as usize];
+            *w = w.min(t[2].pct());
+        }
+    }
+    println!("worst with the default corr_min: shared {:.1} %, separate {:.1} %", worst[0], worst[1]);
 }

@@ -123,7 +123,8 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
         Located { value, origin: c.origin, path: c.path }
     });
     let sbd_sample_spacing = f.time("sbd_sample_spacing")?.map(|t| f.located("sbd_sample_spacing", t));
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing })
+    let sbd_corr_min = f.number("sbd_corr_min", -1.0, 1.0)?.map(|c| f.located("sbd_corr_min", c));
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -139,11 +140,17 @@ fn check_scheme(name: &str, n: usize) -> std::result::Result<MultipathCc, String
 /// key on a scheme without the MPTCP-SBD detector is an error.
 pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, String> {
     let mut cc = scheme(&m.cc.value)?;
-    let given = m.sbd_feedback.as_ref().map(|f| &f.path).or(m.sbd_sample_spacing.as_ref().map(|s| &s.path));
+    let given = m
+        .sbd_feedback
+        .as_ref()
+        .map(|f| &f.path)
+        .or(m.sbd_sample_spacing.as_ref().map(|s| &s.path))
+        .or(m.sbd_corr_min.as_ref().map(|c| &c.path));
     match (&mut cc, given) {
         (MultipathCc::MptcpSbd(p), _) => {
             p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
             p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
+            p.corr_split = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_split);
         }
         (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\" or \"ssc-lia\", this connection runs \"{}\"", m.cc.value)),
         _ => {}

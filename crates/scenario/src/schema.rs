@@ -107,6 +107,9 @@ pub struct MptcpSpec {
     pub sbd_feedback: Option<Located<pathpool_sim::SbdFeedback>>,
     /// `sbd_sample_spacing` in picoseconds (None: the MPTCP-SBD default).
     pub sbd_sample_spacing: Option<Located<u64>>,
+    /// `sbd_corr_min`: the receiver's detector also splits groups whose subflows' interval
+    /// means correlate less than this (an extension, not S0's; None: off).
+    pub sbd_corr_min: Option<Located<f64>>,
 }
 
 #[derive(Clone, Debug)]

@@ -50,13 +50,15 @@ pub fn run(what: BenchWhat) -> Result<(), CliError> {
         "shared bottleneck detection, {} samples per run, median of {} runs, per second of {clock}",
         a.samples, a.reps
     );
-    println!("| flows | RFC 8382 statistics + grouping (mptcp-sbd) | trend lines (TR) |");
-    println!("|---|---|---|");
+    println!("| flows | RFC 8382 statistics + grouping (mptcp-sbd) | the same + delay-correlation split | trend lines (TR) |");
+    println!("|---|---|---|---|");
+    let corr = SbdParams { corr_split: true, ..SbdParams::mptcp_sbd() };
     for n in [2usize, 5, 50] {
         let w = Workload::new(n, a.samples.min(2_000_000));
-        let rfc = median((0..a.reps).map(|_| rate(a.samples, || rfc_pass(&w, n, a.samples))).collect());
+        let rfc = median((0..a.reps).map(|_| rate(a.samples, || rfc_pass(&w, n, a.samples, SbdParams::mptcp_sbd()))).collect());
+        let split = median((0..a.reps).map(|_| rate(a.samples, || rfc_pass(&w, n, a.samples, corr.clone()))).collect());
         let tr = median((0..a.reps).map(|_| rate(a.samples, || tr_pass(&w, n, a.samples))).collect());
-        println!("| {n} | {:.1} M samples/s | {:.1} M samples/s |", rfc / 1e6, tr / 1e6);
+        println!("| {n} | {:.1} M samples/s | {:.1} M samples/s | {:.1} M samples/s |", rfc / 1e6, split / 1e6, tr / 1e6);
     }
     Ok(())
 }
@@ -85,8 +87,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// The loop a receiver runs: poll for due intervals, then feed the sample.
-fn rfc_pass(w: &Workload, n: usize, samples: usize) -> u64 {
-    let mut det = Rfc8382Detector::new(SbdParams::mptcp_sbd(), n);
+fn rfc_pass(w: &Workload, n: usize, samples: usize, params: SbdParams) -> u64 {
+    let mut det = Rfc8382Detector::new(params, n);
     let mut groups = 0u64;
     for i in 0..samples {
         let k = i % w.flow.len();

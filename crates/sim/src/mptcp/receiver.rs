@@ -32,9 +32,13 @@ pub(crate) struct SbdReceiver {
 }
 
 impl SbdReceiver {
-    pub fn new(n: usize, spacing: Time) -> Self {
+    pub fn new(n: usize, spacing: Time, corr_split: Option<f64>) -> Self {
+        let params = match corr_split {
+            Some(corr_min) => SbdParams { corr_split: true, corr_min, ..SbdParams::mptcp_sbd() },
+            None => SbdParams::mptcp_sbd(),
+        };
         SbdReceiver {
-            detector: Rfc8382Detector::new(SbdParams::mptcp_sbd(), n),
+            detector: Rfc8382Detector::new(params, n),
             filter: DecisionFilter::new(FilterParams::default(), n),
             epoch: 0,
             groups: vec![GROUP_NOT_CONGESTED; n],
@@ -146,12 +150,12 @@ mod tests {
 
     #[test]
     fn thinning_keeps_the_first_sample_of_each_slot_per_subflow() {
-        let mut r = SbdReceiver::new(2, millis(5));
+        let mut r = SbdReceiver::new(2, millis(5), None);
         let taken: Vec<bool> = [0, 1, 4_999, 5_000, 5_001, 12_000, 14_999, 15_000].iter().map(|&us| r.take_sample(0, micros(us))).collect();
         assert_eq!(taken, [true, false, false, true, false, true, false, true]);
         // Subflow 1 has its own slots.
         assert!(r.take_sample(1, micros(15_001)));
-        let mut every = SbdReceiver::new(1, 0);
+        let mut every = SbdReceiver::new(1, 0, None);
         assert!((0..10).all(|us| every.take_sample(0, micros(us))));
     }
 }
