@@ -28,6 +28,12 @@ fn ferlin2016_quick_shows_sbd_gains_fairness_resume_and_determinism() {
     }
     let acc = num(&s, "sb_accuracy_n2");
     assert!(acc >= 0.8, "sb_accuracy_n2 {acc}");
+    // The delay-correlation split (an extension): disjoint bottlenecks told apart, so the
+    // gain over OLIA grows; the shared bottleneck is judged as without it.
+    let corr_acc = num(&s, "corr_nsb_accuracy_n2");
+    assert!(corr_acc >= 0.9 && corr_acc > num(&s, "nsb_accuracy_n2"), "corr_nsb_accuracy_n2 {corr_acc}");
+    assert!(num(&s, "corr_nsb_gain_n2") > gain, "corr_nsb_gain_n2 {}", num(&s, "corr_nsb_gain_n2"));
+    assert!(num(&s, "corr_sb_accuracy_n2") >= acc - 0.05, "corr_sb_accuracy_n2 {}", num(&s, "corr_sb_accuracy_n2"));
     assert!(stdout.contains("(0 reused"), "{stdout}");
     for f in ["report.md", "ferlin2016/fig5c_sb_sum_ratio.png", "ferlin2016/table2_groups.csv"] {
         assert!(out.join(f).exists(), "{f} missing");

@@ -185,9 +185,14 @@ fn correlation_split_table() {
             let queues = if shared { "one" } else if alike { "alike" } else { "own shapes" };
             let cells: Vec<String> = t.iter().map(|x| x.cell()).collect();
             println!("| {flows} | {kind} | {queues} | {} |", cells.join(" | "));
-            let w = &mut worst[!shared as usize];
-            *w = w.min(t[2].pct());
+            if !alike {
+                let w = &mut worst[!shared as usize];
+                *w = w.min(t[2].pct());
+            }
         }
     }
-    println!("worst with the default corr_min: shared {:.1} %, separate {:.1} %", worst[0], worst[1]);
+    // docs/validation.md: with the split at its default, shared stays >= 95 % and separate
+    // queues of the model's own shapes reach >= 90 % for 2-5 flows.
+    println!("worst with the default corr_min: shared {:.1} %, separate (own shapes) {:.1} %", worst[0], worst[1]);
+    assert!(worst[0] >= 95.0 && worst[1] >= 90.0, "{worst:?}");
 }

@@ -2,10 +2,11 @@
 //! generate_shift.py). The load alternates every 30 s between the link both subflows cross
 //! (SB: one group expected) and one link per subflow (NSB: two groups expected).
 
+use super::{scheme_run, SBD_CORR};
 use crate::papers::seeds::{seed_id, values_of};
 use crate::job::{Job, Results};
 use crate::report::{cdf_points, fmt};
-use crate::scenario_job::{scenario_job, Extract, ScenarioRun};
+use crate::scenario_job::{scenario_job, Extract};
 use crate::{stats, Options, PaperOut};
 use pathpool_plot::{Panel, Series};
 use pathpool_scenario::mptcp_outcome::correct;
@@ -56,7 +57,35 @@ const KEEP: Extract = Extract { name: "shift-decisions", keep };
 
 pub fn jobs(opts: &Options, dir: &Path) -> Result<Vec<Job>, String> {
     let file = dir.join("shift.toml");
-    opts.seeds(SEEDS.0, SEEDS.1).into_iter().map(|s| scenario_job(seed_id("shift/mptcp-sbd", s), &file, ScenarioRun::new(s).cc("mptcp-sbd"), KEEP)).collect()
+    let mut jobs = Vec::new();
+    for scheme in ["mptcp-sbd", SBD_CORR] {
+        for s in opts.seeds(SEEDS.0, SEEDS.1) {
+            jobs.push(scenario_job(seed_id(&format!("shift/{scheme}"), s), &file, scheme_run(s, scheme), KEEP)?);
+        }
+    }
+    Ok(jobs)
+}
+
+/// Transition delays and the accuracy after them, over runs.
+struct ShiftMetrics {
+    delays: Vec<Option<f64>>,
+    reached: Vec<f64>,
+    sb: Vec<f64>,
+    nsb: Vec<f64>,
+}
+
+impl ShiftMetrics {
+    fn of(runs: &[Vec<(f64, bool, f64)>]) -> Self {
+        let delays: Vec<Option<f64>> = runs.iter().flat_map(|ds| transition_delays(ds)).collect();
+        let reached = delays.iter().flatten().copied().collect();
+        let sb = runs.iter().flat_map(|ds| settled_accuracy(ds, true)).collect();
+        let nsb = runs.iter().flat_map(|ds| settled_accuracy(ds, false)).collect();
+        ShiftMetrics { delays, reached, sb, nsb }
+    }
+
+    fn missed(&self) -> String {
+        format!("{} of {}", self.delays.len() - self.reached.len(), self.delays.len())
+    }
 }
 
 /// One run's decisions: (time, correct, share of correct observations).
@@ -90,7 +119,8 @@ fn settled_accuracy(ds: &[(f64, bool, f64)], shared: bool) -> Vec<f64> {
 
 pub fn report(results: &Results, out: &mut PaperOut) -> Result<(), String> {
     out.heading("Shifting bottleneck (Figs. 7 and 8)");
-    let runs: Vec<Vec<(f64, bool, f64)>> = values_of(results, "shift/mptcp-sbd").iter().map(|v| decisions(v)).collect();
+    let runs_of = |scheme: &str| -> Vec<Vec<(f64, bool, f64)>> { values_of(results, &format!("shift/{scheme}")).iter().map(|v| decisions(v)).collect() };
+    let runs = runs_of("mptcp-sbd");
     out.para(&format!(
         "`shift.toml`: two subflows, each through its own 20 Mb/s link and then a common 30 Mb/s link; S0's background mix loads the common link (SB) or both own links (NSB), alternating every 30 s (SB, NSB, SB, NSB, SB; the first phase includes the 20 s warm-up). MPTCP-SBD, {} seeds.",
         runs.len()
@@ -113,30 +143,29 @@ pub fn report(results: &Results, out: &mut PaperOut) -> Result<(), String> {
         series: vec![Series::new("correct observations", fig7), Series::new("phase (SB = 100)", truth_line)],
     };
     // Fig. 8: transition delays and accuracy after the transition.
-    let delays: Vec<Option<f64>> = runs.iter().flat_map(|ds| transition_delays(ds)).collect();
-    let reached: Vec<f64> = delays.iter().flatten().copied().collect();
-    let missed = delays.len() - reached.len();
+    let m = ShiftMetrics::of(&runs);
+    let c = ShiftMetrics::of(&runs_of(SBD_CORR));
     let cdf = Panel {
         title: "Transition delay: first correct decision after a shift (CDF)".into(),
         x_label: "s".into(),
         y_label: "fraction".into(),
-        series: vec![Series::new("transition delay", cdf_points(&reached))],
+        series: vec![Series::new("transition delay", cdf_points(&m.reached))],
     };
     out.lines("fig7_fig8a_shift", "Shifting bottleneck: correct observations over time and transition delay", &[panel, cdf])?;
-    let sb: Vec<f64> = runs.iter().flat_map(|ds| settled_accuracy(ds, true)).collect();
-    let nsb: Vec<f64> = runs.iter().flat_map(|ds| settled_accuracy(ds, false)).collect();
-    let mean_delay = stats::mean(&reached);
-    out.key("shift_transition_delay_s", mean_delay);
-    out.key("shift_sb_accuracy", stats::mean(&sb));
-    out.key("shift_nsb_accuracy", stats::mean(&nsb));
+    out.key("shift_transition_delay_s", stats::mean(&m.reached));
+    out.key("shift_sb_accuracy", stats::mean(&m.sb));
+    out.key("shift_nsb_accuracy", stats::mean(&m.nsb));
+    out.key("corr_shift_transition_delay_s", stats::mean(&c.reached));
+    out.key("corr_shift_nsb_accuracy", stats::mean(&c.nsb));
+    let row = |name: &str, f: &dyn Fn(&ShiftMetrics) -> String, s0: &str| vec![name.to_string(), f(&m), s0.to_string(), f(&c)];
     out.table(
-        &["metric", "ours", "S0"],
+        &["metric", "ours", "S0", "ours with the correlation split (not in S0)"],
         &[
-            vec!["mean transition delay (s)".into(), fmt(mean_delay), "7 (about 2 decisions)".into()],
-            vec!["median transition delay (s)".into(), fmt(stats::median(&reached)), "-".into()],
-            vec!["transitions never detected within the 30 s phase".into(), format!("{missed} of {}", delays.len()), "-".into()],
-            vec!["accuracy after the transition, SB phases".into(), fmt(stats::mean(&sb)), "about 0.9".into()],
-            vec!["accuracy after the transition, NSB phases".into(), fmt(stats::mean(&nsb)), "over 0.6".into()],
+            row("mean transition delay (s)", &|x| fmt(stats::mean(&x.reached)), "7 (about 2 decisions)"),
+            row("median transition delay (s)", &|x| fmt(stats::median(&x.reached)), "-"),
+            row("transitions never detected within the 30 s phase", &|x| x.missed(), "-"),
+            row("accuracy after the transition, SB phases", &|x| fmt(stats::mean(&x.sb)), "about 0.9"),
+            row("accuracy after the transition, NSB phases", &|x| fmt(stats::mean(&x.nsb)), "over 0.6"),
         ],
     );
     out.para("The detector's statistics span N x T = 17.5 s of history (S0's mptcp-sbd preset), so after a shift the old phase dominates them for several seconds: the observations within a window climb from below 50 % correct after each shift, as in S0's Fig. 7. A transition counts as detected at the first correct decision within the new 30 s phase; those that are not detected within it are counted apart and left out of the mean.");
