@@ -89,7 +89,8 @@ pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, si
         }
     }
     debug_assert_eq!(sim_index, sim_flows.len());
-    let tcp_mbps = competitors.iter().map(|c| c.1).sum();
+    // A float sum of nothing is -0.0; a scenario without competitors reports 0.
+    let tcp_mbps = competitors.iter().map(|c| c.1).sum::<f64>() + 0.0;
     let records = |r: &[sim::mptcp::GroupingRecord], start: f64| -> Vec<(f64, Vec<u32>)> {
         r.iter().map(|x| (start + crate::units::seconds(x.time), x.groups.clone())).filter(|x| x.0 >= warmup).collect()
     };

@@ -98,6 +98,10 @@ fn a_run_reports_multipath_metrics() {
     let r = unc["sum_ratio"].as_f64().unwrap();
     assert!((0.8..1.25).contains(&r), "uncoupled sum_ratio {r}");
     assert!(!unc.contains_key("decision_accuracy"));
+    // Without competing flows there is no TCP rate: 0, not the -0.0 of an empty float sum.
+    let alone = run(&load_str("mp.toml", &TWO_PATHS.replace("competitor = true\n", ""), &[]).unwrap());
+    assert_eq!(alone["tcp_mbps"].to_string(), "0.0");
+    assert!(!alone.contains_key("sum_ratio"));
 }
 
 #[test]
