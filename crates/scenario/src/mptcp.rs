@@ -150,7 +150,7 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
         (MultipathCc::MptcpSbd(p), _) => {
             p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
             p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
-            p.corr_split = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_split);
+            p.corr_min = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_min);
         }
         (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\" or \"ssc-lia\", this connection runs \"{}\"", m.cc.value)),
         _ => {}

@@ -51,7 +51,7 @@ pub struct SbdPolicy {
     /// The receiver's detector also splits groups whose subflows' interval mean delays
     /// correlate less than this (`pathpool_sbd::correlation`, an extension, not S0's); None:
     /// off, as in S0.
-    pub corr_split: Option<f64>,
+    pub corr_min: Option<f64>,
 }
 
 /// What the sender does with the receiver's decisions.
@@ -70,7 +70,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_split: None }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None }
     }
 }
 

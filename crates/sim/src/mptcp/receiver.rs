@@ -32,8 +32,8 @@ pub(crate) struct SbdReceiver {
 }
 
 impl SbdReceiver {
-    pub fn new(n: usize, spacing: Time, corr_split: Option<f64>) -> Self {
-        let params = match corr_split {
+    pub fn new(n: usize, spacing: Time, corr_min: Option<f64>) -> Self {
+        let params = match corr_min {
             Some(corr_min) => SbdParams { corr_split: true, corr_min, ..SbdParams::mptcp_sbd() },
             None => SbdParams::mptcp_sbd(),
         };

@@ -18,15 +18,14 @@ pub struct Ferlin2016;
 const QUICK_DURATION: &str = "60s";
 const SEEDS: (u64, u64) = (20, 5);
 
-/// MPTCP-SBD with the detector's delay-correlation split (an extension, not S0's; docs/sbd.md):
-/// the results' scheme name and the scenario key that turns it on.
+/// The results' scheme name of MPTCP-SBD with the detector's delay-correlation split at its
+/// default threshold (an extension, not S0's; docs/sbd.md).
 pub(super) const SBD_CORR: &str = "mptcp-sbd+corr";
-pub(super) const SBD_CORR_SET: &str = "flows.mptcp.sbd_corr_min=0.5";
 
 /// A run of `scheme` (a `--cc` name or [`SBD_CORR`]).
 pub(super) fn scheme_run(seed: u64, scheme: &str) -> ScenarioRun {
     if scheme == SBD_CORR {
-        ScenarioRun::new(seed).cc("mptcp-sbd").set(SBD_CORR_SET)
+        ScenarioRun::new(seed).cc("mptcp-sbd").set(format!("flows.mptcp.sbd_corr_min={}", pathpool_sbd::CORR_MIN))
     } else {
         ScenarioRun::new(seed).cc(scheme)
     }

@@ -93,7 +93,8 @@ pub fn report(results: &Results, out: &mut PaperOut) -> Result<(), String> {
 /// The same experiments with the detector's delay-correlation split (not part of S0).
 fn correlation_split(results: &Results, out: &mut PaperOut) -> Result<(), String> {
     out.heading("Extension (not in S0): MPTCP-SBD with the delay-correlation split");
-    out.para("The receiver's detector also splits groups whose subflows' per-interval mean delays over the last N intervals do not correlate (detrended correlation below 0.5; `--set flows.mptcp.sbd_corr_min=0.5`, docs/sbd.md). RFC 8382 groups flows whose delay statistics are alike and has no test that their delays move together, which is why the disjoint bottlenecks above, alike in rate, buffer and load, are so often merged. Same scenarios and seeds; S0's numbers are for its MPTCP-SBD without the split.");
+    let corr_min = pathpool_sbd::CORR_MIN;
+    out.para(&format!("The receiver's detector also splits groups whose subflows' per-interval mean delays over the last N intervals do not correlate (detrended correlation below {corr_min}; `--set flows.mptcp.sbd_corr_min={corr_min}`, docs/sbd.md). RFC 8382 groups flows whose delay statistics are alike and has no test that their delays move together, which is why the disjoint bottlenecks above, alike in rate, buffer and load, are so often merged. Same scenarios and seeds; S0's numbers are for its MPTCP-SBD without the split."));
     let accuracy = groups_table(results, out, &TABLE2, &|s| experiment(s, SBD_CORR), "extension_corr_groups.csv")?;
     out.key("corr_nsb_accuracy_n2", accuracy[0]);
     out.key("corr_sb_accuracy_n2", accuracy[4]);
