@@ -10,12 +10,16 @@ OUT ?= out
 all: build
 
 # The Rust toolchain (stable, via rustup when cargo is missing). No system libraries are
-# needed: plots use an embedded font.
+# needed: plots use an embedded font. The testbed (docs/testbed.md) drives `ip` and `tc`:
+# iproute2 is installed when it is missing and we are root (without root the testbed skips).
 deps:
 	@command -v $(CARGO) >/dev/null 2>&1 || { \
 	  echo "installing the Rust toolchain with rustup"; \
 	  curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal; }
 	@$(CARGO) --version
+	@if [ "$$(id -u)" = 0 ] && ! { command -v ip && command -v tc; } >/dev/null 2>&1; then \
+	  echo "installing iproute2 for the testbed"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; fi
 
 build: deps
 	$(CARGO) build --release --locked -p pathpool

@@ -35,6 +35,13 @@ enum Command {
     /// Run a source paper's experiments (or all papers') and write a report beside the
     /// published numbers.
     Reproduce(cmd::reproduce::ReproduceArgs),
+    /// Run a scenario on real Linux (network namespaces, tbf queues, real TCP/MPTCP/UDP
+    /// sockets) and write the same outputs as `run`; needs root.
+    #[command(subcommand)]
+    Testbed(cmd::testbed::TestbedWhat),
+    /// The fidelity suite (scenarios/fidelity/) in the simulator and on real Linux side by
+    /// side: report.md with each case's quantity, both medians and the relative error; needs root.
+    Fidelity(cmd::fidelity::FidelityArgs),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -46,6 +53,8 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Bench(w) => cmd::bench::run(w),
         Command::Run(args) => cmd::run::run(args),
         Command::Reproduce(args) => cmd::reproduce::run(args),
+        Command::Testbed(w) => cmd::testbed::run(w),
+        Command::Fidelity(a) => cmd::fidelity::run(a),
     }
 }
 

@@ -67,38 +67,37 @@ fn truth(bottlenecks: &[Vec<Hop>]) -> Vec<u32> {
     group
 }
 
-pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, sim::MptcpId, usize)], sim_flows: &[(String, bool)]) -> Option<Multipath> {
-    if connections.is_empty() {
-        return None;
-    }
+/// What was measured of one flow of the topology: its goodput and, for a multipath
+/// connection, each subflow's throughput. Any backend (simulator, testbed) fills these.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    pub throughput_mbps: f64,
+    pub subflow_mbps: Vec<f64>,
+}
+
+/// A detector's groupings over time: (time in s, group per subflow).
+pub type Records = Vec<(f64, Vec<u32>)>;
+
+/// The multipath metrics from per-flow measurements (`measured[i]` is topology flow i);
+/// `records(i)` gives connection i's detector observations and decisions (measured window).
+pub fn assemble(l: &Loaded, measured: &[Measured], records: &dyn Fn(usize) -> (Records, Records)) -> Option<Multipath> {
     let topo = &l.topology;
-    let warmup = crate::units::seconds(l.scenario.simulation.warmup);
-    // Competing TCP flows: (sim flow index, route, throughput).
-    let mut competitors = Vec::new();
-    let mut sim_index = 0;
-    for f in &topo.flows {
-        match &l.scenario.flows[f.template].kind {
-            FlowKind::Mptcp(_) => sim_index += f.subflows.len(),
-            FlowKind::Tcp(t) => {
-                if t.competitor {
-                    competitors.push((&f.route, s.flow_stats(sim::FlowId(sim_index as u32)).throughput_bps / 1e6));
-                }
-                sim_index += 1;
-            }
-            FlowKind::Udp(_) => sim_index += 1,
-        }
-    }
-    debug_assert_eq!(sim_index, sim_flows.len());
+    // Competing TCP flows: (route, throughput).
+    let competitors: Vec<(&Vec<Hop>, f64)> = topo
+        .flows
+        .iter()
+        .zip(measured)
+        .filter(|(f, _)| matches!(&l.scenario.flows[f.template].kind, FlowKind::Tcp(t) if t.competitor))
+        .map(|(f, m)| (&f.route, m.throughput_mbps))
+        .collect();
     // A float sum of nothing is -0.0; a scenario without competitors reports 0.
     let tcp_mbps = competitors.iter().map(|c| c.1).sum::<f64>() + 0.0;
-    let records = |r: &[sim::mptcp::GroupingRecord], start: f64| -> Vec<(f64, Vec<u32>)> {
-        r.iter().map(|x| (start + crate::units::seconds(x.time), x.groups.clone())).filter(|x| x.0 >= warmup).collect()
-    };
-    let conns = connections
+    let conns: Vec<Connection> = topo
+        .flows
         .iter()
-        .map(|&(ti, id, first)| {
-            let f = &topo.flows[ti];
-            let st = s.mptcp_stats(id);
+        .enumerate()
+        .filter(|(_, f)| matches!(l.scenario.flows[f.template].kind, FlowKind::Mptcp(_)))
+        .map(|(ti, f)| {
             let bn: Vec<Vec<Hop>> = f.subflows.iter().map(|(r, _)| bottleneck_hops(topo, r)).collect();
             let competitor_mbps = bn
                 .iter()
@@ -107,19 +106,50 @@ pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, si
                     (!on.is_empty()).then(|| on.iter().sum::<f64>() / on.len() as f64)
                 })
                 .collect();
-            let start = crate::units::seconds(f.start);
+            let (observations, decisions) = records(ti);
             Connection {
                 name: f.name.clone(),
-                throughput_mbps: st.throughput_bps / 1e6,
-                subflow_mbps: (0..f.subflows.len()).map(|k| s.flow_stats(sim::FlowId((first + k) as u32)).throughput_bps / 1e6).collect(),
+                throughput_mbps: measured[ti].throughput_mbps,
+                subflow_mbps: measured[ti].subflow_mbps.clone(),
                 competitor_mbps,
                 truth: truth(&bn),
-                observations: records(s.mptcp_observations(id), start),
-                decisions: records(s.mptcp_decisions(id), start),
+                observations,
+                decisions,
             }
         })
         .collect();
-    Some(Multipath { connections: conns, tcp_mbps })
+    (!conns.is_empty()).then_some(Multipath { connections: conns, tcp_mbps })
+}
+
+pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, sim::MptcpId, usize)], sim_flows: &[(String, bool)]) -> Option<Multipath> {
+    if connections.is_empty() {
+        return None;
+    }
+    let topo = &l.topology;
+    let warmup = crate::units::seconds(l.scenario.simulation.warmup);
+    let connection = |ti: usize| connections.iter().find(|c| c.0 == ti).map(|&(_, id, first)| (id, first));
+    let mut measured = Vec::with_capacity(topo.flows.len());
+    let mut sim_index = 0;
+    for (ti, f) in topo.flows.iter().enumerate() {
+        if let Some((id, first)) = connection(ti) {
+            let subflow_mbps = (0..f.subflows.len()).map(|k| s.flow_stats(sim::FlowId((first + k) as u32)).throughput_bps / 1e6).collect();
+            measured.push(Measured { throughput_mbps: s.mptcp_stats(id).throughput_bps / 1e6, subflow_mbps });
+            sim_index += f.subflows.len();
+        } else {
+            measured.push(Measured { throughput_mbps: s.flow_stats(sim::FlowId(sim_index as u32)).throughput_bps / 1e6, subflow_mbps: Vec::new() });
+            sim_index += 1;
+        }
+    }
+    debug_assert_eq!(sim_index, sim_flows.len());
+    let window = |r: &[sim::mptcp::GroupingRecord], start: f64| -> Records {
+        r.iter().map(|x| (start + crate::units::seconds(x.time), x.groups.clone())).filter(|x| x.0 >= warmup).collect()
+    };
+    let records = |ti: usize| -> (Records, Records) {
+        let (id, _) = connection(ti).expect("records are asked of connections only");
+        let start = crate::units::seconds(topo.flows[ti].start);
+        (window(s.mptcp_observations(id), start), window(s.mptcp_decisions(id), start))
+    };
+    assemble(l, &measured, &records)
 }
 
 /// S0 §IV-B: correct when the grouping equals the truth (SB: all in one group; NSB: every

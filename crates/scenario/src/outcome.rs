@@ -12,7 +12,8 @@ pub struct FlowOutcome {
     pub delivered_bytes: u64,
     pub retransmissions: u64,
     /// Fast-retransmit recoveries entered: window halvings by loss (timeouts apart).
-    pub fast_retransmits: u64,
+    /// None where the backend cannot attribute recoveries to the flow (docs/testbed.md).
+    pub fast_retransmits: Option<u64>,
     pub timeouts: u64,
 }
 

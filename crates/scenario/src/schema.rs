@@ -3,7 +3,7 @@
 
 use crate::fields::Located;
 /// Loss recovery and TCP traffic are the simulator's own types: the file names them 1:1.
-pub use pathpool_sim::{Recovery, TcpTraffic};
+pub use pathpool_sim::{Recovery, Scheduler, TcpTraffic};
 
 #[derive(Clone, Debug)]
 pub struct Scenario {

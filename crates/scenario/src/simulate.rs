@@ -156,7 +156,7 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
                 throughput_mbps: st.throughput_bps / 1e6,
                 delivered_bytes: st.delivered_bytes,
                 retransmissions: st.retransmissions,
-                fast_retransmits: st.fast_retransmits,
+                fast_retransmits: Some(st.fast_retransmits),
                 timeouts: st.timeouts,
             }
         })

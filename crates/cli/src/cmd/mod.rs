@@ -9,3 +9,5 @@ mod trace_csv;
 pub mod tracegen;
 pub mod run;
 pub mod reproduce;
+pub mod testbed;
+pub mod fidelity;

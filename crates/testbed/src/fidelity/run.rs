@@ -1,0 +1,62 @@
+//! One case of the suite: the simulator over seeds and the testbed over repeats, each run's
+//! output folder kept under DIR/CASE/{sim,real}/ for a closer look.
+
+use super::suite::Case;
+use crate::{Result, TestbedError};
+use pathpool_scenario::progress::Progress;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Folder holding the suite's scenario files.
+    pub scenarios: PathBuf,
+    pub quick: bool,
+    pub seeds: u32,
+    pub repeats: u32,
+    /// Extra `--set` overrides applied to every case (after quick mode's).
+    pub overrides: Vec<String>,
+}
+
+fn io(dir: &Path) -> impl Fn(std::io::Error) -> TestbedError + '_ {
+    move |e| TestbedError(format!("writing into '{}': {e}", dir.display()))
+}
+
+/// Values of the case's quantity: (simulator per seed, real Linux per repeat).
+pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)) -> Result<(Vec<f64>, Vec<f64>)> {
+    let file = settings.scenarios.join(format!("{}.toml", case.name));
+    let mut overrides = Vec::new();
+    if settings.quick {
+        overrides.push(format!("simulation.duration={}", case.quick.0));
+        overrides.push(format!("simulation.warmup={}", case.quick.1));
+    }
+    overrides.extend(settings.overrides.iter().cloned());
+    let quantity = |summary: &std::collections::BTreeMap<String, serde_json::Value>, dir: &Path| {
+        case.quantity.of(summary).ok_or_else(|| TestbedError(format!("{}: summary.json has no {}", dir.display(), case.quantity.describe())))
+    };
+    let mut sim = Vec::new();
+    for seed in 1..=settings.seeds {
+        let mut o = overrides.clone();
+        o.push(format!("simulation.seed={seed}"));
+        let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
+        let outcome = pathpool_scenario::simulate(&loaded, &Progress::hidden()).map_err(|e| TestbedError(e.to_string()))?;
+        let dir = out.join(case.name).join("sim").join(format!("seed-{seed}"));
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let summary = pathpool_scenario::output::write_all(&dir, &outcome).map_err(io(&dir))?;
+        sim.push(quantity(&summary, &dir)?);
+    }
+    log(&format!("{}: simulator {:?}", case.name, sim));
+    let mut real = Vec::new();
+    for repeat in 1..=settings.repeats {
+        let mut o = overrides.clone();
+        o.push(format!("simulation.seed={repeat}"));
+        let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
+        let outcome = crate::run(&loaded, &crate::RunOptions { progress: false })?;
+        let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
+        let v = quantity(&summary, &dir)?;
+        log(&format!("{}: real repeat {repeat}/{}: {v:.4}", case.name, settings.repeats));
+        real.push(v);
+    }
+    Ok((sim, real))
+}

@@ -1,0 +1,184 @@
+//! What the testbed can run, decided before anything is built. Every key the testbed cannot
+//! honour on this kernel is an error that names the file, the field and why; nothing runs a
+//! scenario the testbed would have to change.
+
+use crate::{fail, Result};
+use pathpool_scenario::schema::{FlowKind, QueueSpec, TcpSpec, TcpTraffic, UdpPattern};
+use pathpool_scenario::Loaded;
+use std::collections::BTreeMap;
+
+/// The simulator's default ACK size; the testbed's ACKs are Linux's, whatever their size.
+const DEFAULT_ACK_SIZE: u64 = 40;
+/// IPv4 and TCP headers plus the timestamp option Linux sends on every segment.
+pub const TCP_HEADERS: u64 = 52;
+const MIN_PACKET: u64 = 576;
+const MIN_PROBE_INTERVAL_PS: u64 = 10_000_000_000;
+
+/// The TCP settings of a flow or of every subflow of a connection, as Linux takes them.
+#[derive(Clone, Debug)]
+pub struct TcpSettings {
+    /// Linux's name of the congestion control, set with TCP_CONGESTION.
+    pub cc: String,
+    pub sack: bool,
+    /// delayed_ack = false: the receiver asks for an immediate ACK after every read.
+    pub quickack: bool,
+    pub initial_window: u32,
+    pub min_rto_ms: u64,
+    /// Wire size of a full data segment.
+    pub packet_size: u64,
+}
+
+#[derive(Clone, Debug)]
+pub enum Checked {
+    Tcp { tcp: TcpSettings, traffic: TcpTraffic },
+    Mptcp { tcp: TcpSettings, subflows: usize },
+    Udp { packet_size: u64, pattern: UdpPattern },
+}
+
+impl Checked {
+    /// Attributes of the sender's route: Linux takes the initial window and the RTO floor
+    /// per route.
+    pub fn route_attributes(&self) -> String {
+        match self {
+            Checked::Tcp { tcp, .. } | Checked::Mptcp { tcp, .. } => format!(" initcwnd {} rto_min {}ms", tcp.initial_window, tcp.min_rto_ms),
+            Checked::Udp { .. } => String::new(),
+        }
+    }
+
+    /// SACK on (true) or off at the sender, for TCP-based flows.
+    pub fn sack(&self) -> Option<bool> {
+        match self {
+            Checked::Tcp { tcp, .. } | Checked::Mptcp { tcp, .. } => Some(tcp.sack),
+            Checked::Udp { .. } => None,
+        }
+    }
+}
+
+/// The congestion controls this kernel offers to sockets.
+pub fn available_congestion_controls() -> Vec<String> {
+    std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control").map(|s| s.split_whitespace().map(String::from).collect()).unwrap_or_default()
+}
+
+/// Checks the scenario against what the testbed can honour; returns one `Checked` per flow
+/// of the topology (copies expanded), in topology order.
+pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
+    let file = &l.source.name;
+    let src = &l.source;
+    if l.scenario.simulation.probe_interval < MIN_PROBE_INTERVAL_PS {
+        return fail(format!("{file}: simulation.probe_interval: the testbed samples real sockets and queues at most every 10ms"));
+    }
+    for link in &l.scenario.links {
+        if link.from.value == link.to.value {
+            return Err(crate::TestbedError(link.name.error(src, "the testbed cannot build a link from a node to itself").to_string()));
+        }
+        for (dir, what) in [(Some(&link.forward), ""), (link.reverse.as_ref(), ".reverse")] {
+            let Some(d) = dir else { continue };
+            let why = match d.queue {
+                QueueSpec::DropTail => continue,
+                QueueSpec::Red { .. } => "\"red\": this kernel has no RED queueing discipline (sch_red); use \"droptail\" on the testbed",
+                QueueSpec::RandomTailDrop { .. } => "\"random-tail-drop\" exists only in the simulator; use \"droptail\" on the testbed",
+            };
+            return Err(crate::TestbedError(src.error(&d.buffer.origin, &format!("links.{}{what}.queue", link.name.value), why).to_string()));
+        }
+    }
+    let mut recovery_at: BTreeMap<String, (bool, String)> = BTreeMap::new();
+    let mut mptcp_at: BTreeMap<String, String> = BTreeMap::new();
+    let mut checked = Vec::new();
+    for flow in &l.topology.flows {
+        let spec = &l.scenario.flows[flow.template];
+        // A named flow's name is located at `flows.NAME.name`; its other keys at `flows.NAME.KEY`.
+        let base = spec.name.path.strip_suffix(".name").unwrap_or(&spec.name.path);
+        let field = |key: &str| format!("{base}.{key}");
+        let refuse = |key: &str, why: String| -> crate::TestbedError { crate::TestbedError(src.error(&spec.name.origin, &field(key), why).to_string()) };
+        let sender = l.topology.links[flow.route[0].link].clone();
+        let sender_node = if flow.route[0].reverse { sender.to } else { sender.from };
+        let c = match &spec.kind {
+            FlowKind::Tcp(t) => {
+                let tcp = settings(t, t.cc.name(), kernel_ccs).map_err(|(k, why)| refuse(k, why))?;
+                Checked::Tcp { tcp, traffic: t.traffic }
+            }
+            FlowKind::Mptcp(m) => {
+                let cc = match m.cc.value.as_str() {
+                    "uncoupled" => "reno",
+                    "uncoupled-cubic" => "cubic",
+                    other => {
+                        return Err(refuse(
+                            "cc",
+                            format!("\"{other}\" couples the subflows; the testbed runs Linux MPTCP, whose subflows each run a built-in controller: use \"uncoupled\" (reno) or \"uncoupled-cubic\""),
+                        ))
+                    }
+                };
+                let tcp = settings(&m.tcp, cc, kernel_ccs).map_err(|(k, why)| refuse(k, why))?;
+                if m.scheduler != pathpool_scenario::schema::Scheduler::LowestRtt {
+                    return Err(refuse("scheduler", "Linux MPTCP has only its default scheduler (lowest RTT first): use \"lowest-rtt\"".into()));
+                }
+                if m.receive_buffer.is_some() {
+                    return Err(refuse("receive_buffer", "the testbed uses Linux's own receive buffer sizing".into()));
+                }
+                if m.subflows.len() > 8 {
+                    return Err(refuse("subflows", format!("Linux MPTCP allows at most 8 subflows, got {}", m.subflows.len())));
+                }
+                if let Some(other) = mptcp_at.insert(sender_node.clone(), flow.name.clone()) {
+                    return Err(refuse(
+                        "route",
+                        format!("connections \"{other}\" and \"{}\" both start at node \"{sender_node}\"; Linux's path manager adds the same subflows to every connection of a node, so the testbed runs one multipath connection per sender node", flow.name),
+                    ));
+                }
+                Checked::Mptcp { tcp, subflows: m.subflows.len() }
+            }
+            FlowKind::Udp(u) => {
+                if u.packet_size < 29 {
+                    return Err(refuse("packet_size", "a UDP packet on the wire has at least 28 B of headers".into()));
+                }
+                Checked::Udp { packet_size: u.packet_size, pattern: u.pattern }
+            }
+        };
+        if let Some(sack) = c.sack() {
+            if let Some((other_sack, other)) = recovery_at.insert(sender_node.clone(), (sack, flow.name.clone())) {
+                if other_sack != sack {
+                    return Err(refuse(
+                        "recovery",
+                        format!("flows \"{other}\" and \"{}\" leave node \"{sender_node}\" with different loss recovery; Linux turns SACK on or off per namespace, so give them the same recovery or different sender nodes", flow.name),
+                    ));
+                }
+            }
+        }
+        checked.push(c);
+    }
+    Ok(checked)
+}
+
+fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result<TcpSettings, (&'static str, String)> {
+    let linux = match cc {
+        "reno" | "uncoupled" => "reno",
+        "cubic" | "uncoupled-cubic" => "cubic",
+        other => return Err(("cc", format!("\"{other}\" is a coupled controller; the testbed runs Linux's built-in controllers: \"reno\" or \"cubic\""))),
+    };
+    if !kernel_ccs.iter().any(|k| k == linux) {
+        return Err(("cc", format!("this kernel offers no \"{linux}\" congestion control (available: {})", kernel_ccs.join(" "))));
+    }
+    if t.log_delays {
+        return Err(("log_delays", "the testbed does not log per-packet delays (capture the traffic instead)".into()));
+    }
+    if t.ack_size != DEFAULT_ACK_SIZE {
+        return Err(("ack_size", format!("the testbed's ACKs are Linux's ({TCP_HEADERS} B with timestamps); leave ack_size at its default")));
+    }
+    if t.packet_size < MIN_PACKET {
+        return Err(("packet_size", format!("at least {MIN_PACKET} B on the testbed (IPv4's minimum MTU for TCP here), got {} B", t.packet_size)));
+    }
+    if t.initial_window.fract() != 0.0 || t.initial_window < 1.0 {
+        return Err(("initial_window", format!("Linux takes a whole number of segments, got {}", t.initial_window)));
+    }
+    let ms = 1_000_000_000u64;
+    if t.min_rto % ms != 0 {
+        return Err(("min_rto", "Linux takes the RTO floor in whole milliseconds".into()));
+    }
+    Ok(TcpSettings {
+        cc: linux.to_string(),
+        sack: matches!(t.recovery, pathpool_scenario::schema::Recovery::Sack),
+        quickack: !t.delayed_ack,
+        initial_window: t.initial_window as u32,
+        min_rto_ms: t.min_rto / ms,
+        packet_size: t.packet_size,
+    })
+}

@@ -1,0 +1,107 @@
+//! The testbed against real Linux. Tests that build namespaces need root; without it they
+//! print why and pass without running.
+
+use pathpool_scenario::Loaded;
+use std::path::Path;
+
+fn scenario(path: &str, overrides: &[&str]) -> Loaded {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    pathpool_scenario::load(&file, &o).expect("the scenario loads")
+}
+
+fn root_or_skip(test: &str) -> bool {
+    if pathpool_testbed::is_root() {
+        return true;
+    }
+    eprintln!("{test}: skipped, needs root (network namespaces, TUN devices, tc)");
+    false
+}
+
+fn our_namespaces() -> Vec<String> {
+    let prefix = format!("{}{}-", pathpool_testbed::netns::PREFIX, std::process::id());
+    std::fs::read_dir("/run/netns").map(|d| d.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.starts_with(&prefix)).collect()).unwrap_or_default()
+}
+
+#[test]
+fn one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind() {
+    if !root_or_skip("one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind") {
+        return;
+    }
+    let l = scenario("scenarios/fidelity/reno-alone.toml", &["simulation.duration=6s", "simulation.warmup=2s"]);
+    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false }).expect("the testbed runs");
+    assert!(our_namespaces().is_empty(), "namespaces left behind: {:?}", our_namespaces());
+    let dir = std::env::temp_dir().join(format!("pathpool-testbed-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let real = pathpool_testbed::write_outputs(&dir, &outcome).expect("outputs are written");
+    // A Reno flow alone with a BDP of buffer keeps a 20 Mb/s link busy (within 10 %).
+    let util = real["bottleneck_utilization"].as_f64().unwrap();
+    let goodput = real["flow.reno.throughput_mbps"].as_f64().unwrap();
+    assert!(util > 0.9 && util <= 1.01, "bottleneck utilisation {util}");
+    assert!(goodput > 18.0 && goodput <= 20.2, "goodput {goodput} Mb/s of a 20 Mb/s link");
+    assert_eq!(real["backend"], "testbed");
+    // Every key the simulator writes for the same file is there.
+    let sim = pathpool_scenario::simulate(&l, &pathpool_scenario::progress::Progress::hidden()).unwrap();
+    let sim_keys = pathpool_scenario::summary::summary(&sim);
+    let missing: Vec<&String> = sim_keys.keys().filter(|k| !real.contains_key(*k)).collect();
+    assert!(missing.is_empty(), "keys the simulator writes and the testbed does not: {missing:?}");
+    for file in pathpool_scenario::output::FILES {
+        assert!(dir.join(file).is_file(), "{file} missing");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn refusal(text: &str) -> String {
+    let l = pathpool_scenario::load_str("bad.toml", text, &[]).expect("the scenario itself is valid");
+    match pathpool_testbed::run::check(&l) {
+        Ok(_) => panic!("the testbed accepted a scenario it cannot honour"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const LINK: &str = r#"
+[simulation]
+duration = "5s"
+[links.bottleneck]
+from = "a"
+to = "b"
+rate = "10Mbps"
+delay = "10ms"
+buffer = 50
+"#;
+
+#[test]
+fn keys_the_testbed_cannot_honour_are_named() {
+    let red = refusal(&format!("{}queue = \"red\"\nred_min = 5\nred_max = 15\n[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\n", LINK));
+    assert!(red.contains("bad.toml:") && red.contains("links.bottleneck.queue") && red.contains("no RED"), "{red}");
+    let lia = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\ncc = \"lia\"\n", LINK));
+    assert!(lia.contains("flows.f.cc") && lia.contains("\"lia\""), "{lia}");
+    let two_links = r#"
+[simulation]
+duration = "5s"
+[links.p1]
+from = "s"
+to = "d"
+rate = "10Mbps"
+delay = "10ms"
+buffer = 50
+[links.p2]
+from = "s"
+to = "x"
+rate = "10Mbps"
+delay = "10ms"
+buffer = 50
+[links.p3]
+from = "x"
+to = "d"
+rate = "10Mbps"
+delay = "10ms"
+buffer = 50
+"#;
+    let coupled = refusal(&format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"olia\"\n"));
+    assert!(coupled.contains("flows.mp.cc") && coupled.contains("uncoupled"), "{coupled}");
+    let sack = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nrecovery = \"sack\"\n[[flows]]\nname = \"g\"\nroute = [\"a\", \"b\"]\n", LINK));
+    assert!(sack.contains("flows.g.recovery") && sack.contains("SACK"), "{sack}");
+    let logs = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nlog_delays = true\n", LINK));
+    assert!(logs.contains("flows.f.log_delays"), "{logs}");
+}
