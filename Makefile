@@ -33,10 +33,13 @@ test: deps
 	$(CARGO) test --release --locked --workspace
 
 # The long validations (docs/validation.md records their results): every #[ignore]d test
-# of the workspace (simulator validation, detection accuracy tables, ...) and the scenario runs.
+# of the workspace (simulator validation, detection accuracy tables, ...), the scenario runs, and
+# the simulator against real Linux (docs/fidelity.md; needs root, about an hour).
 validate: build
 	$(CARGO) test --release --locked --workspace -- --ignored --nocapture --test-threads 1
 	for s in 1 2 3 4 5; do $(BIN) run scenarios/validation/fairness-10-reno.toml --out $(OUT)/validation/fairness-10-reno-seed$$s --seed $$s; done
+	@if [ "$$(id -u)" = 0 ]; then $(BIN) fidelity --out $(OUT)/fidelity --doc docs/fidelity.md; \
+	  else echo "fidelity suite skipped: the testbed needs root (docs/fidelity.md)"; fi
 
 # S0's NSB/SB experiments over seeds 1-10 (docs/validation.md, "MPTCP and MPTCP-SBD"); exits
 # non-zero while a target of the multipath acceptance is not met.

@@ -33,5 +33,5 @@ pub use config::{
     AckCounting, CcConfig, CubicParams, MinSsthresh, OliaBestPath, SlowStartTest, WVegasParams,
 };
 pub use controller::{AckInfo, Controller};
-pub use rtt::RttEstimator;
+pub use rtt::{RtoRule, RttEstimator};
 pub use set::{SubflowSet, MAX_SUBFLOWS};

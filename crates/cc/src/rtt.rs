@@ -1,4 +1,4 @@
-//! RFC 6298 retransmission-timeout estimator.
+//! Retransmission-timeout estimator: RFC 6298, or Linux's rule (`RtoRule::Linux`).
 
 use crate::Nanos;
 
@@ -10,8 +10,24 @@ const K: f64 = 4.0;
 /// Clock granularity G of RFC 6298 §2: time is kept in nanoseconds.
 const GRANULARITY: f64 = 1.0;
 
+/// How the RTO follows from the RTT samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RtoRule {
+    /// RFC 6298 §2: RTO = max(min_rto, SRTT + 4 RTTVAR).
+    #[default]
+    Rfc6298,
+    /// Linux (`tcp_rtt_estimator`, `__tcp_set_rto` in net/ipv4/tcp_input.c): the minimum
+    /// bounds the variance term, not the RTO, so RTO = SRTT + max(4 mdev, min_rto) is never
+    /// less than SRTT + min_rto; a sample below SRTT moves mdev with weight 1/32 instead of
+    /// 1/4. Linux also holds the largest mdev of the last round trip and lets the variance
+    /// term decay towards it once per round trip; here the term follows mdev directly
+    /// (docs/fidelity.md: with min_rto = 200 ms the floor decides almost every RTO).
+    Linux,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RttEstimator {
+    rule: RtoRule,
     min_rto: Nanos,
     max_rto: Nanos,
     initial_rto: Nanos,
@@ -31,7 +47,12 @@ impl Default for RttEstimator {
 impl RttEstimator {
     /// `min_rto <= max_rto` is expected; a larger minimum is lowered to the maximum.
     pub fn new(min_rto: Nanos, max_rto: Nanos, initial_rto: Nanos) -> Self {
+        RttEstimator::with_rule(RtoRule::Rfc6298, min_rto, max_rto, initial_rto)
+    }
+
+    pub fn with_rule(rule: RtoRule, min_rto: Nanos, max_rto: Nanos, initial_rto: Nanos) -> Self {
         RttEstimator {
+            rule,
             min_rto: min_rto.min(max_rto),
             max_rto,
             initial_rto,
@@ -52,7 +73,16 @@ impl RttEstimator {
             }
             // (2.3) RTTVAR first, with the old SRTT
             Some(srtt) => {
-                self.rttvar = (1.0 - BETA) * self.rttvar + BETA * (srtt - r).abs();
+                // Linux weighs a sample below SRTT by 1/8 of the usual gain, so that the
+                // variance does not grow when the RTT falls.
+                let gain = if self.rule == RtoRule::Linux && r < srtt { BETA / 8.0 } else { BETA };
+                let error = (srtt - r).abs();
+                if self.rule == RtoRule::Linux && r < srtt && error < self.rttvar {
+                    // Linux's shrink step for a low sample keeps the full 1/4 gain.
+                    self.rttvar = (1.0 - BETA) * self.rttvar + BETA * error;
+                } else {
+                    self.rttvar = (1.0 - gain) * self.rttvar + gain * error;
+                }
                 self.srtt = Some((1.0 - ALPHA) * srtt + ALPHA * r);
             }
         }
@@ -68,9 +98,10 @@ impl RttEstimator {
     }
 
     pub fn rto(&self) -> Nanos {
-        let base = match self.srtt {
-            None => self.initial_rto as f64,                       // (2.1)
-            Some(srtt) => srtt + GRANULARITY.max(K * self.rttvar), // (2.3)
+        let base = match (self.srtt, self.rule) {
+            (None, _) => self.initial_rto as f64,                                         // (2.1)
+            (Some(srtt), RtoRule::Rfc6298) => srtt + GRANULARITY.max(K * self.rttvar), // (2.3)
+            (Some(srtt), RtoRule::Linux) => srtt + (K * self.rttvar).max(self.min_rto as f64),
         };
         let base = base.max(self.min_rto as f64).min(self.max_rto as f64); // (2.4), (2.5)
         let backed = base * 2f64.powi(self.backoffs.min(62) as i32);

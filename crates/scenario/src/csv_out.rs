@@ -18,14 +18,17 @@ fn writer(path: &Path) -> io::Result<csv::Writer<std::fs::File>> {
     csv::Writer::from_path(path).map_err(io::Error::other)
 }
 
-/// flows.csv: time_s, flow, throughput_mbps, cwnd_packets (0 for UDP).
+/// flows.csv: time_s, flow, throughput_mbps, cwnd_packets (0 for UDP), then the backend's
+/// extra columns (`Series::flow_extra`), if any.
 pub fn write_flows(path: &Path, o: &Outcome) -> io::Result<()> {
     let mut w = writer(path)?;
-    w.write_record(["time_s", "flow", "throughput_mbps", "cwnd_packets"]).map_err(io::Error::other)?;
     let s = &o.series;
+    let header = ["time_s", "flow", "throughput_mbps", "cwnd_packets"].into_iter().chain(s.flow_extra.iter().map(|c| c.name));
+    w.write_record(header).map_err(io::Error::other)?;
     for (k, t) in s.times.iter().enumerate() {
         for (i, f) in o.flows.iter().enumerate() {
-            let row = [number(*t), f.name.clone(), number(s.flow_throughput_mbps[i][k]), number(s.flow_cwnd_packets[i][k])];
+            let mut row = vec![number(*t), f.name.clone(), number(s.flow_throughput_mbps[i][k]), number(s.flow_cwnd_packets[i][k])];
+            row.extend(s.flow_extra.iter().map(|c| number(c.values[i][k])));
             w.write_record(&row).map_err(io::Error::other)?;
         }
     }

@@ -43,6 +43,7 @@ const FLOW_KEYS: &[&str] = &[
     "ack_size",
     "initial_window",
     "min_rto",
+    "rto",
     "mean_on",
     "mean_off",
     "pareto_shape",
@@ -56,7 +57,7 @@ const FLOW_KEYS: &[&str] = &[
     "log_delays",
 ];
 const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min"];
-const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "size", "log_delays"];
+const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
 pub const QUEUES: &[&str] = &["droptail", "red", "random-tail-drop"];
@@ -358,6 +359,10 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         ack_size,
         initial_window: f.number("initial_window", 1.0, 1e6)?.unwrap_or(10.0),
         min_rto: f.positive_time("min_rto")?.unwrap_or(200 * crate::units::PS_PER_SEC / 1000),
+        rto: match f.choice("rto", &["rfc6298", "linux"])?.map(|c| c.value) {
+            Some(v) if v == "linux" => pathpool_cc::RtoRule::Linux,
+            _ => pathpool_cc::RtoRule::Rfc6298,
+        },
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),
         log_delays: f.bool("log_delays")?.unwrap_or(false),

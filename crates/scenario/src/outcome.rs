@@ -38,11 +38,21 @@ pub struct Series {
     pub flow_throughput_mbps: Vec<Vec<f64>>,
     /// Per flow, per interval: congestion window in packets at the interval's end (0 for UDP).
     pub flow_cwnd_packets: Vec<Vec<f64>>,
+    /// Columns a backend measures beyond the simulator's, written to flows.csv after the
+    /// common ones (the testbed: srtt, bytes acknowledged, retransmissions from TCP_INFO).
+    pub flow_extra: Vec<ExtraColumn>,
     /// Per link direction (as in `Outcome::links`), per interval: queue length in packets at
     /// the interval's end.
     pub link_queue_packets: Vec<Vec<f64>>,
     /// Per link direction, per interval: packets dropped during the interval.
     pub link_drops: Vec<Vec<u64>>,
+}
+
+/// One extra flows.csv column: per flow, per interval (as `Series::flow_cwnd_packets`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtraColumn {
+    pub name: &'static str,
+    pub values: Vec<Vec<f64>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

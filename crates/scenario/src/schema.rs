@@ -122,6 +122,8 @@ pub struct TcpSpec {
     pub ack_size: u64,
     pub initial_window: f64,
     pub min_rto: u64,
+    /// RFC 6298's RTO (the default) or Linux's (`rto = "linux"`, docs/fidelity.md).
+    pub rto: pathpool_cc::RtoRule,
     pub traffic: TcpTraffic,
     /// A competing TCP flow the MPTCP metrics compare with (`tcp_mbps`, `sum_ratio`).
     pub competitor: bool,

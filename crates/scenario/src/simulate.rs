@@ -89,6 +89,7 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
                 cfg.mss_bytes = t.packet_size as u32;
                 cfg.ack_bytes = t.ack_size as u32;
                 cfg.min_rto = t.min_rto;
+                cfg.rto_rule = t.rto;
                 cfg.max_rto = cfg.max_rto.max(t.min_rto);
                 cfg.traffic = t.traffic;
                 cfg.start = flow.start;
@@ -121,6 +122,7 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
                 cfg.tcp.mss_bytes = t.packet_size as u32;
                 cfg.tcp.ack_bytes = t.ack_size as u32;
                 cfg.tcp.min_rto = t.min_rto;
+                cfg.tcp.rto_rule = t.rto;
                 cfg.tcp.max_rto = cfg.tcp.max_rto.max(t.min_rto);
                 cfg.tcp.start = flow.start;
                 cfg.tcp.stop = flow.stop;
@@ -201,6 +203,7 @@ fn series(p: &sim::ProbeSeries, directions: &[Direction]) -> Series {
         times: p.times.iter().map(|&t| seconds(t)).collect(),
         flow_throughput_mbps: flows.iter().map(|f| f.throughput_bps.iter().map(|b| b / 1e6).collect()).collect(),
         flow_cwnd_packets: flows.iter().map(|f| f.cwnd.clone()).collect(),
+        flow_extra: Vec::new(),
         link_queue_packets: directions
             .iter()
             .map(|d| by_queue.get(&d.queue).map_or_else(|| vec![f64::NAN; n], |q| q.packets.iter().map(|&p| p as f64).collect()))

@@ -12,7 +12,7 @@ use crate::probe::Sample;
 use crate::support::{Checked, TCP_HEADERS};
 use crate::tcp_info::TcpInfo;
 use pathpool_scenario::mptcp_outcome::{self, Measured};
-use pathpool_scenario::outcome::{FlowOutcome, LinkOutcome, Outcome, Series};
+use pathpool_scenario::outcome::{ExtraColumn, FlowOutcome, LinkOutcome, Outcome, Series};
 use pathpool_scenario::schema::TcpTraffic;
 use pathpool_scenario::units::seconds;
 use pathpool_scenario::Loaded;
@@ -133,10 +133,21 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
     }
     let bottleneck = l.topology.bottleneck.map(|b| present.iter().position(|&di| di == 2 * b).expect("a bottleneck's forward direction exists"));
     let bottleneck_data_packets = l.topology.bottleneck.map(|b| queue(last, 2 * b).packets);
+    // Each row is one socket (a TCP flow or one subflow) or a UDP flow: sums are that socket's value.
+    let per_row = |pick: &dyn Fn(&Sample, &Row) -> f64| -> Vec<Vec<f64>> { rows.iter().map(|r| samples[1..].iter().map(|s| pick(s, r)).collect()).collect() };
     let series = Series {
         times: (1..samples.len() as u64).map(|k| seconds(k * l.scenario.simulation.probe_interval)).collect(),
         flow_throughput_mbps: rows.iter().map(|r| samples.windows(2).map(|w| mbps(r.delivered(&w[1]).saturating_sub(r.delivered(&w[0])), w[1].time_s - w[0].time_s)).collect()).collect(),
         flow_cwnd_packets: rows.iter().map(|r| samples[1..].iter().map(|s| r.sum(s, |t| u64::from(t.cwnd_packets)) as f64).collect()).collect(),
+        flow_extra: vec![
+            ExtraColumn { name: "srtt_ms", values: per_row(&|s, r| r.sum(s, |t| u64::from(t.srtt_us)) as f64 / 1e3) },
+            ExtraColumn { name: "bytes_acked", values: per_row(&|s, r| r.sum(s, |t| t.bytes_acked) as f64) },
+            ExtraColumn { name: "retransmissions", values: per_row(&|s, r| r.sum(s, |t| u64::from(t.total_retrans)) as f64) },
+            ExtraColumn { name: "dsack_dups", values: per_row(&|s, r| r.sum(s, |t| u64::from(t.dsack_dups)) as f64) },
+            ExtraColumn { name: "busy_ms", values: per_row(&|s, r| r.sum(s, |t| t.busy_us) as f64 / 1e3) },
+            ExtraColumn { name: "rwnd_limited_ms", values: per_row(&|s, r| r.sum(s, |t| t.rwnd_limited_us) as f64 / 1e3) },
+            ExtraColumn { name: "sndbuf_limited_ms", values: per_row(&|s, r| r.sum(s, |t| t.sndbuf_limited_us) as f64 / 1e3) },
+        ],
         link_queue_packets: present.iter().map(|&di| samples[1..].iter().map(|s| queue(s, di).qlen as f64).collect()).collect(),
         link_drops: present.iter().map(|&di| samples.windows(2).map(|w| queue(&w[1], di).drops - queue(&w[0], di).drops).collect()).collect(),
     };

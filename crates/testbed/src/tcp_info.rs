@@ -1,5 +1,6 @@
 //! TCP_INFO of a TCP socket and MPTCP_TCPINFO (one tcp_info per subflow) of an MPTCP socket:
-//! the window, smoothed RTT, bytes acknowledged and retransmissions the probes record.
+//! the window, smoothed RTT, bytes acknowledged, retransmissions, DSACKs and the time the
+//! sender was limited by the receive window or its send buffer, as the probes record them.
 //! Fields are read at their offsets in Linux's `struct tcp_info` (include/uapi/linux/tcp.h),
 //! which only ever grows at its end.
 
@@ -23,6 +24,14 @@ pub struct TcpInfo {
     pub total_retrans: u32,
     pub rto_count: u16,
     pub delivered: u32,
+    /// Time the sender had data in flight, and the parts of it limited by the peer's
+    /// receive window and by the send buffer (tcpi_busy_time, tcpi_rwnd_limited,
+    /// tcpi_sndbuf_limited; cumulative).
+    pub busy_us: u64,
+    pub rwnd_limited_us: u64,
+    pub sndbuf_limited_us: u64,
+    /// Duplicate segments the receiver reported by DSACK (tcpi_dsack_dups).
+    pub dsack_dups: u32,
 }
 
 fn u16_at(b: &[u8], off: usize) -> u16 {
@@ -45,6 +54,10 @@ pub fn decode(b: &[u8], len: usize) -> TcpInfo {
         total_retrans: u32_at(b, 100),
         bytes_acked: u64_at(b, 120),
         delivered: u32_at(b, 192),
+        busy_us: u64_at(b, 168),
+        rwnd_limited_us: u64_at(b, 176),
+        sndbuf_limited_us: u64_at(b, 184),
+        dsack_dups: u32_at(b, 216),
         // tcpi_total_rto exists from Linux 6.7 on; older kernels return fewer bytes.
         rto_count: if len >= 242 { u16_at(b, 240) } else { 0 },
     }

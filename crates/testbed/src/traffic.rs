@@ -336,6 +336,8 @@ fn send(spec: &Checked, src: Ipv4Addr, dst: Ipv4Addr, end: Option<Instant>, stop
                 match stream.write(&data[..n]) {
                     Ok(k) => Ok(k),
                     Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted) => Ok(0),
+                    // At the end of a run the receivers close first: their reset is not an error.
+                    Err(_) if stop.load(Ordering::SeqCst) => Ok(0),
                     Err(e) => fail(format!("write: {e}")),
                 }
             };

@@ -48,6 +48,14 @@ fn one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind() {
     for file in pathpool_scenario::output::FILES {
         assert!(dir.join(file).is_file(), "{file} missing");
     }
+    // flows.csv carries TCP_INFO's srtt: at least the link's 40 ms round trip, and at most that
+    // plus a full buffer's queueing delay (one BDP, another 40 ms) and a margin for the stacks.
+    let flows = std::fs::read_to_string(dir.join("flows.csv")).unwrap();
+    let header: Vec<&str> = flows.lines().next().unwrap().split(',').collect();
+    assert_eq!(header, ["time_s", "flow", "throughput_mbps", "cwnd_packets", "srtt_ms", "bytes_acked", "retransmissions", "dsack_dups", "busy_ms", "rwnd_limited_ms", "sndbuf_limited_ms"]);
+    let last: Vec<&str> = flows.lines().last().unwrap().split(',').collect();
+    let srtt: f64 = last[4].parse().unwrap();
+    assert!((40.0..=85.0).contains(&srtt), "srtt {srtt} ms on a 40 ms path with a BDP of buffer");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

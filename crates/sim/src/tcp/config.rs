@@ -1,6 +1,6 @@
 //! Configuration of one TCP flow.
 
-use pathpool_cc::{Algorithm, CcConfig};
+use pathpool_cc::{Algorithm, CcConfig, RtoRule};
 
 use crate::time::{millis, secs, Time};
 use crate::ElementId;
@@ -42,6 +42,8 @@ pub struct TcpFlowConfig {
     pub mss_bytes: u32,
     pub ack_bytes: u32,
     pub min_rto: Time,
+    /// How the RTO follows from the RTT samples (RFC 6298 or Linux's rule).
+    pub rto_rule: RtoRule,
     pub max_rto: Time,
     pub initial_rto: Time,
     pub traffic: TcpTraffic,
@@ -66,6 +68,7 @@ impl TcpFlowConfig {
             mss_bytes: 1500,
             ack_bytes: 40,
             min_rto: millis(200),
+            rto_rule: RtoRule::Rfc6298,
             max_rto: secs(60),
             initial_rto: secs(1),
             traffic: TcpTraffic::Bulk,

@@ -130,7 +130,7 @@ impl TcpSender {
             scoreboard: SeqSet::new(if cfg.recovery == Recovery::Sack { 256 } else { 64 }),
             rxt_next: 0,
             rescue_done: false,
-            rtt: RttEstimator::new(to_nanos(cfg.min_rto), to_nanos(cfg.max_rto), to_nanos(cfg.initial_rto)),
+            rtt: RttEstimator::with_rule(cfg.rto_rule, to_nanos(cfg.min_rto), to_nanos(cfg.max_rto), to_nanos(cfg.initial_rto)),
             rto_timer: LazyTimer::new(EventKind::TcpRto),
             wake_pending: false,
             consecutive_timeouts: 0,
