@@ -47,7 +47,7 @@ fn build(delay: Duration, packet: usize) -> Result<Bench> {
     netns::batch("ip", &names[0], &["link set lo up".into(), format!("link set {DEVICE} mtu {mtu} up"), format!("address add {SENDER}/32 dev lo"), format!("route add {RECEIVER}/32 dev {DEVICE}")])?;
     netns::batch("ip", &names[1], &["link set lo up".into(), format!("link set {DEVICE} mtu {mtu} up"), format!("address add {RECEIVER}/32 dev lo")])?;
     in_namespace(&names[1], || std::fs::write("/proc/sys/net/ipv4/conf/all/rp_filter", "0").map_err(|e| crate::TestbedError(e.to_string())))?;
-    let element = DelayElement::start(vec![Direction { input: ends[0].clone(), output: Some(ends[1].clone()), delay, loss: 0.0, seed: 1 }]);
+    let element = DelayElement::start(vec![Direction { input: ends[0].clone(), output: Some(ends[1].clone()), delay, loss: 0.0, seed: 1, capture: None }]);
     Ok(Bench { element, names, _namespaces: namespaces })
 }
 

@@ -35,6 +35,8 @@ pub struct Direction {
     pub loss: f64,
     /// Seed of this direction's loss draws.
     pub seed: u64,
+    /// Where to record each packet as it leaves the element (`--capture`).
+    pub capture: Option<crate::capture::Capture>,
 }
 
 /// Counters of one direction, readable while the element runs.
@@ -103,7 +105,7 @@ impl Drop for DelayElement {
     }
 }
 
-fn serve(dirs: Vec<Direction>, stop: &AtomicBool, counters: &[Counters]) {
+fn serve(mut dirs: Vec<Direction>, stop: &AtomicBool, counters: &[Counters]) {
     // SAFETY: prctl(PR_SET_TIMERSLACK) only changes this thread's timer slack.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
     let mut fds: Vec<libc::pollfd> = dirs.iter().map(|d| libc::pollfd { fd: d.input.as_raw_fd(), events: libc::POLLIN, revents: 0 }).collect();
@@ -122,6 +124,9 @@ fn serve(dirs: Vec<Direction>, stop: &AtomicBool, counters: &[Counters]) {
                     if n < 0 {
                         counters[k].write_errors.fetch_add(1, Ordering::Relaxed);
                     }
+                }
+                if let Some(c) = dirs[k].capture.as_mut() {
+                    c.record(&h.buf);
                 }
                 spare.push(h.buf);
             }

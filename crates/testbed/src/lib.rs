@@ -12,6 +12,7 @@
 //! success, on error and on Ctrl-C (`netns`); `clean` removes what a crashed run left.
 
 pub mod bench;
+pub mod capture;
 pub mod delay;
 pub mod fidelity;
 pub mod netns;

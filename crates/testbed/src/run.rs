@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 pub struct RunOptions {
     /// Draw a progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// Write a pcap per link direction into this folder (`LINK.pcap`, `LINK.reverse.pcap`).
+    pub capture: Option<std::path::PathBuf>,
 }
 
 /// Checks the scenario against what the testbed can run, without building anything.
@@ -71,15 +73,23 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let seed = l.scenario.simulation.seed;
     let mut directions = Vec::new();
     for (k, (link, (from, to))) in plan.links.iter().zip(&ends).enumerate() {
-        let dir = |input: &Arc<File>, output: &Arc<File>, spec: Option<&pathpool_scenario::schema::DirectionSpec>, j: u64| Direction {
-            input: input.clone(),
-            output: spec.map(|_| output.clone()),
-            delay: Duration::from_nanos(spec.map_or(0, |d| d.delay / 1000)),
-            loss: spec.map_or(0.0, |d| d.loss),
-            seed: seed ^ (2 * k as u64 + j).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        let dir = |input: &Arc<File>, output: &Arc<File>, spec: Option<&pathpool_scenario::schema::DirectionSpec>, j: u64| -> Result<Direction> {
+            let name = if j == 0 { link.name.clone() } else { format!("{}.reverse", link.name) };
+            let capture = match (&options.capture, spec) {
+                (Some(folder), Some(_)) => Some(crate::capture::Capture::create(&folder.join(format!("{name}.pcap")))?),
+                _ => None,
+            };
+            Ok(Direction {
+                input: input.clone(),
+                output: spec.map(|_| output.clone()),
+                delay: Duration::from_nanos(spec.map_or(0, |d| d.delay / 1000)),
+                loss: spec.map_or(0.0, |d| d.loss),
+                seed: seed ^ (2 * k as u64 + j).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                capture,
+            })
         };
-        directions.push(dir(from, to, Some(&link.forward), 0));
-        directions.push(dir(to, from, link.reverse.as_ref(), 1));
+        directions.push(dir(from, to, Some(&link.forward), 0)?);
+        directions.push(dir(to, from, link.reverse.as_ref(), 1)?);
     }
     let mut delay = DelayElement::start(directions);
     let spec = &l.scenario.simulation;

@@ -29,10 +29,25 @@ fn one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind() {
         return;
     }
     let l = scenario("scenarios/fidelity/reno-alone.toml", &["simulation.duration=6s", "simulation.warmup=2s"]);
-    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false }).expect("the testbed runs");
-    assert!(our_namespaces().is_empty(), "namespaces left behind: {:?}", our_namespaces());
     let dir = std::env::temp_dir().join(format!("pathpool-testbed-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let capture = dir.join("capture");
+    std::fs::create_dir_all(&capture).unwrap();
+    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: Some(capture.clone()) }).expect("the testbed runs");
+    assert!(our_namespaces().is_empty(), "namespaces left behind: {:?}", our_namespaces());
+    // The capture of the bottleneck's forward direction carries the link's rate: its packets'
+    // lengths over their time span (the queue is never empty after slow start).
+    let mut reader = pcap_file::pcap::PcapReader::new(std::fs::File::open(capture.join("bottleneck.pcap")).unwrap()).unwrap();
+    let (mut first, mut last, mut bits, mut n) = (None, std::time::Duration::ZERO, 0u64, 0u64);
+    while let Some(p) = reader.next_packet() {
+        let p = p.unwrap();
+        if p.timestamp.as_secs_f64() - first.get_or_insert(p.timestamp).as_secs_f64() > 2.0 {
+            bits += u64::from(p.orig_len) * 8;
+            n += 1;
+        }
+        last = p.timestamp;
+    }
+    let mbps = bits as f64 / (last.as_secs_f64() - first.unwrap().as_secs_f64() - 2.0) / 1e6;
+    assert!(n > 1000 && (18.0..=20.5).contains(&mbps), "{n} packets at {mbps} Mb/s in the bottleneck's capture");
     let real = pathpool_testbed::write_outputs(&dir, &outcome).expect("outputs are written");
     // A Reno flow alone with a BDP of buffer keeps a 20 Mb/s link busy (within 10 %).
     let util = real["bottleneck_utilization"].as_f64().unwrap();

@@ -49,6 +49,10 @@ pub struct TestbedRunArgs {
     /// DIR/repeats.csv every run's value.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
+    /// Write a pcap of every link direction into DIR/capture (LINK.pcap, LINK.reverse.pcap):
+    /// packet headers, stamped as they arrive at the link's far end.
+    #[arg(long)]
+    pub capture: bool,
 }
 
 #[derive(Args)]
@@ -98,11 +102,15 @@ fn run_scenario(args: TestbedRunArgs) -> Result<(), CliError> {
         return Err(CliError::usage("pathpool testbed needs root (it builds network namespaces, TUN devices and queues); run it as root"));
     }
     let out = OutDir::create("--out", &args.out)?;
-    let options = pathpool_testbed::RunOptions { progress: true };
     let mut runs = Vec::new();
     for k in 1..=args.repeat {
         let dir = if args.repeat == 1 { out.path().to_path_buf() } else { out.join(&format!("repeat-{k}")) };
         std::fs::create_dir_all(&dir)?;
+        let capture = args.capture.then(|| dir.join("capture"));
+        if let Some(c) = &capture {
+            std::fs::create_dir_all(c)?;
+        }
+        let options = pathpool_testbed::RunOptions { progress: true, capture };
         let outcome = pathpool_testbed::run(&loaded, &options).map_err(|e| CliError::runtime(e.to_string()))?;
         let summary = pathpool_testbed::write_outputs(&dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", dir.display())))?;
         runs.push(summary);

@@ -34,6 +34,7 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         case.quantity.of(summary).ok_or_else(|| TestbedError(format!("{}: summary.json has no {}", dir.display(), case.quantity.describe())))
     };
     let mut sim = Vec::new();
+    let mut sim_keys: Vec<String> = Vec::new();
     for seed in 1..=settings.seeds {
         let mut o = overrides.clone();
         o.push(format!("simulation.seed={seed}"));
@@ -43,6 +44,7 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let summary = pathpool_scenario::output::write_all(&dir, &outcome).map_err(io(&dir))?;
         sim.push(quantity(&summary, &dir)?);
+        sim_keys = summary.keys().cloned().collect();
     }
     log(&format!("{}: simulator {:?}", case.name, sim));
     let mut real = Vec::new();
@@ -50,10 +52,16 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         let mut o = overrides.clone();
         o.push(format!("simulation.seed={repeat}"));
         let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
-        let outcome = crate::run(&loaded, &crate::RunOptions { progress: false })?;
+        let outcome = crate::run(&loaded, &crate::RunOptions { progress: false, capture: None })?;
         let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
+        // The testbed promises the simulator's keys (and more): a comparison that lost one
+        // would compare less than it says.
+        let missing: Vec<&String> = sim_keys.iter().filter(|k| !summary.contains_key(*k)).collect();
+        if !missing.is_empty() {
+            return Err(TestbedError(format!("{}: summary.json lacks keys the simulator writes: {missing:?}", dir.display())));
+        }
         let v = quantity(&summary, &dir)?;
         log(&format!("{}: real repeat {repeat}/{}: {v:.4}", case.name, settings.repeats));
         real.push(v);

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Burst sizes per TCP flow in the testbed's captures (`pathpool testbed run --capture`).
+
+A burst is a run of one flow's data packets that arrive within GAP of each other, at the
+capture point: for an access link's capture, as the packets met the next link's queue.
+With a bottleneck of 20 Mb/s (0.6 ms per 1500-byte packet) and 1 Gb/s access links
+(12 us per packet), packets closer than 100 us were sent back to back.
+
+    python3 scripts/bursts.py out/ms/capture/j1.pcap out/ms/capture/j2.pcap out/ms/capture/t.pcap
+
+Prints, per flow (source address and port): data packets, mean burst, 90th percentile,
+largest, and the share of packets that travelled in bursts of 4 or more.
+Reads the pcap format the testbed writes (raw IPv4, either timestamp resolution); standard
+library only.
+"""
+import argparse
+import statistics
+import struct
+import sys
+from collections import defaultdict
+
+
+def packets(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+        if len(head) < 24:
+            sys.exit(f"{path}: not a pcap file (shorter than its 24-byte header)")
+        magic = struct.unpack("<I", head[:4])[0]
+        if magic in (0xA1B2C3D4, 0xA1B23C4D):
+            endian = "<"
+        elif magic in (0xD4C3B2A1, 0x4D3CB2A1):
+            endian = ">"
+        else:
+            sys.exit(f"{path}: not a pcap file (magic {magic:#x})")
+        nano = magic in (0xA1B23C4D, 0x4D3CB2A1)
+        linktype = struct.unpack(endian + "I", head[20:24])[0]
+        if linktype not in (101, 228):
+            sys.exit(f"{path}: link type {linktype}; expected raw IPv4 (101 or 228) as the testbed writes")
+        while True:
+            rec = f.read(16)
+            if len(rec) < 16:
+                return
+            sec, frac, incl, orig = struct.unpack(endian + "IIII", rec)
+            data = f.read(incl)
+            yield sec + frac * (1e-9 if nano else 1e-6), orig, data
+
+
+def tcp_data(data, orig):
+    """(flow key, payload length) of a TCP segment, or None."""
+    if len(data) < 20 or data[0] >> 4 != 4 or data[9] != 6:
+        return None
+    ihl = (data[0] & 0xF) * 4
+    if len(data) < ihl + 20:
+        return None
+    total = struct.unpack(">H", data[2:4])[0]
+    offset = (data[ihl + 12] >> 4) * 4
+    src = ".".join(str(b) for b in data[12:16])
+    sport = struct.unpack(">H", data[ihl:ihl + 2])[0]
+    return f"{src}:{sport}", total - ihl - offset
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("pcap", nargs="+")
+    ap.add_argument("--gap-us", type=float, default=100.0, help="largest gap inside a burst (default 100)")
+    a = ap.parse_args()
+    print("| capture | flow | data packets | mean burst | p90 | max | in bursts >= 4 |")
+    print("|---|---|---|---|---|---|---|")
+    for path in a.pcap:
+        last = {}
+        bursts = defaultdict(list)
+        for t, orig, data in packets(path):
+            d = tcp_data(data, orig)
+            if d is None or d[1] <= 0:
+                continue
+            key = d[0]
+            if key in last and t - last[key] <= a.gap_us * 1e-6:
+                bursts[key][-1] += 1
+            else:
+                bursts[key].append(1)
+            last[key] = t
+        for key, b in sorted(bursts.items()):
+            n = sum(b)
+            if n < 100:
+                continue
+            p90 = sorted(b)[int(0.9 * (len(b) - 1))]
+            big = sum(x for x in b if x >= 4) / n
+            print(f"| {path.split('/')[-1]} | {key} | {n} | {statistics.mean(b):.2f} | {p90} | {max(b)} | {big:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
