@@ -38,6 +38,19 @@ impl CorrelationSplit {
     /// of interval means (NaN = no samples); all rings have the same length, and the oldest
     /// interval is at index `oldest` in each.
     pub fn apply<'a>(&mut self, groups: &mut [u32], corr_min: f64, oldest: usize, series: impl Fn(usize) -> &'a [f64]) {
+        self.apply_with(groups, corr_min, MIN_COMMON, oldest, series)
+    }
+
+    /// [`CorrelationSplit::apply`] judging pairs from `min_common` common intervals on (the
+    /// change detector lowers it to its window: after a memory restart only that many remain).
+    pub fn apply_with<'a>(
+        &mut self,
+        groups: &mut [u32],
+        corr_min: f64,
+        min_common: usize,
+        oldest: usize,
+        series: impl Fn(usize) -> &'a [f64],
+    ) {
         let n = groups.len();
         for i in 0..n {
             self.parent[i] = i;
@@ -50,7 +63,7 @@ impl CorrelationSplit {
                 if groups[b] != groups[a] {
                     continue;
                 }
-                let keep = detrended_correlation(series(a), series(b), oldest).is_none_or(|r| r >= corr_min);
+                let keep = correlation_from(series(a), series(b), oldest, min_common).is_none_or(|r| r >= corr_min);
                 if keep {
                     let (ra, rb) = (find(&mut self.parent, a), find(&mut self.parent, b));
                     self.parent[ra.max(rb)] = ra.min(rb);
@@ -71,6 +84,11 @@ impl CorrelationSplit {
 /// are defined; the oldest interval is at index `oldest`. `None` if fewer than
 /// [`MIN_COMMON`] such intervals or a series is flat after its trend is removed.
 pub fn detrended_correlation(x: &[f64], y: &[f64], oldest: usize) -> Option<f64> {
+    correlation_from(x, y, oldest, MIN_COMMON)
+}
+
+/// [`detrended_correlation`] with at least `min_common` (>= 3) common intervals.
+pub fn correlation_from(x: &[f64], y: &[f64], oldest: usize, min_common: usize) -> Option<f64> {
     let (mut k, mut st, mut stt, mut sx, mut sy, mut sxx, mut syy, mut sxy, mut stx, mut sty) =
         (0usize, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     // Centre each series on its first common value: the relative OWD carries an arbitrary
@@ -98,7 +116,7 @@ pub fn detrended_correlation(x: &[f64], y: &[f64], oldest: usize) -> Option<f64>
         stx += t * a;
         sty += t * b;
     }
-    if k < MIN_COMMON {
+    if k < min_common.max(3) {
         return None;
     }
     let kf = k as f64;

@@ -25,10 +25,14 @@ pub struct FilterParams {
     pub window: usize,
     pub threshold: usize,
     pub merge: MergeRule,
+    /// Observations in the first window after [`DecisionFilter::restart`] (an extension
+    /// used only with the change detector); its threshold is `threshold` scaled to it,
+    /// rounded up.
+    pub restart_window: usize,
 }
 
 impl FilterParams {
-    pub const NAMES: &'static [&'static str] = &["decision_window", "decision_threshold", "star_merge"];
+    pub const NAMES: &'static [&'static str] = &["decision_window", "decision_threshold", "star_merge", "restart_window"];
 
     /// Overrides one parameter by name (`star_merge` takes 0/1 or true/false).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -39,6 +43,7 @@ impl FilterParams {
         match name {
             "decision_window" => self.window = count()?,
             "decision_threshold" => self.threshold = count()?,
+            "restart_window" => self.restart_window = count()?,
             "star_merge" => {
                 self.merge = match value.trim() {
                     "1" | "true" => MergeRule::Star,
@@ -58,6 +63,9 @@ impl FilterParams {
         if self.threshold > self.window {
             return Err(format!("decision_threshold: must not exceed decision_window ({})", self.window));
         }
+        if self.restart_window > self.window {
+            return Err(format!("restart_window: must not exceed decision_window ({})", self.window));
+        }
         Ok(())
     }
 
@@ -66,15 +74,19 @@ impl FilterParams {
             ("decision_window", self.window as f64),
             ("decision_threshold", self.threshold as f64),
             ("star_merge", (self.merge == MergeRule::Star) as u8 as f64),
+            ("restart_window", self.restart_window as f64),
         ]
     }
 }
 
 impl Default for FilterParams {
     fn default() -> Self {
-        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive }
+        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive, restart_window: RESTART_WINDOW }
     }
 }
+
+/// Default first window after a restart: half of [S0]'s 10 observations (threshold 3).
+pub const RESTART_WINDOW: usize = 5;
 
 /// A filtered decision; it stays valid until the next one.
 pub type Decision = Observation;
@@ -91,6 +103,9 @@ pub struct DecisionFilter {
     scratch: Vec<u32>,
     decision: Decision,
     decisions: u64,
+    /// After [`DecisionFilter::restart`]: the short window is running; decide as soon as its
+    /// outcome is fixed.
+    early: bool,
 }
 
 impl DecisionFilter {
@@ -109,6 +124,7 @@ impl DecisionFilter {
             scratch: vec![0; n_flows + 1],
             decision: Observation::new(n_flows),
             decisions: 0,
+            early: false,
         }
     }
 
@@ -128,15 +144,38 @@ impl DecisionFilter {
             }
         }
         self.seen += 1;
-        if self.seen < self.p.window {
+        if self.seen < self.p.window && !(self.early && self.settled()) {
             return None;
         }
-        self.decide(obs.time_ns);
+        let th = self.threshold();
+        self.early = false;
+        self.decide(obs.time_ns, th);
         self.seen = 0;
         self.together.fill(0);
         self.not_bottlenecked.fill(0);
         self.decisions += 1;
         Some(&self.decision)
+    }
+
+    /// Starts a short window of `restart_window` observations now, forgetting the observations
+    /// of the current one (they describe a bottleneck that changed: the detector restarted its
+    /// memory, `SbdParams::change_detect`), and takes the decision as soon as the rest of the
+    /// short window could not change it: every pair counted together `threshold` (scaled)
+    /// times or unable to reach it, and likewise every flow's count of not bottlenecked. The
+    /// window after it is full-length again.
+    pub fn restart(&mut self) {
+        self.seen = 0;
+        self.together.fill(0);
+        self.not_bottlenecked.fill(0);
+        self.early = true;
+    }
+
+    /// Whether no further observation of this window can change its decision.
+    fn settled(&self) -> bool {
+        let (th, left) = (self.threshold(), self.p.restart_window.saturating_sub(self.seen) as u16);
+        let fixed = |count: u16| count >= th || count + left < th;
+        let n = self.n;
+        (0..n).all(|i| fixed(self.not_bottlenecked[i]) && (i + 1..n).all(|j| fixed(self.together[i * n + j])))
     }
 
     /// The decision in force (all zeros before the first).
@@ -148,8 +187,18 @@ impl DecisionFilter {
         self.decisions
     }
 
-    fn decide(&mut self, time_ns: u64) {
-        let (n, th) = (self.n, self.p.threshold as u16);
+    /// The threshold of the window running: [S0]'s, or after a restart scaled to the short
+    /// window.
+    fn threshold(&self) -> u16 {
+        if self.early {
+            (self.p.threshold * self.p.restart_window).div_ceil(self.p.window) as u16
+        } else {
+            self.p.threshold as u16
+        }
+    }
+
+    fn decide(&mut self, time_ns: u64, th: u16) {
+        let n = self.n;
         let out = &mut self.decision.groups;
         self.decision.time_ns = time_ns;
         match self.p.merge {
@@ -240,6 +289,32 @@ mod tests {
         let mut f = DecisionFilter::new(FilterParams::default(), 3);
         let w: Vec<&[u32]> = [&[0u32, 0, 1][..]; 6].into_iter().chain([&[1u32, 2, 3][..]; 4]).collect();
         assert_eq!(decide(&mut f, &w), [0, 0, 1]);
+    }
+
+    #[test]
+    fn after_a_restart_the_decision_comes_once_the_window_cannot_change_it() {
+        let mut f = DecisionFilter::new(FilterParams::default(), 2);
+        for _ in 0..7 {
+            assert!(f.push(&obs(&[1, 2])).is_none());
+        }
+        f.restart();
+        // Short window of 5, threshold 3: together 3 times fixes it at the third observation.
+        for _ in 0..2 {
+            assert!(f.push(&obs(&[1, 1])).is_none());
+        }
+        assert_eq!(f.push(&obs(&[1, 1])).map(|d| d.groups.clone()), Some(vec![1, 1]));
+        // The next window is full-length again.
+        for _ in 0..9 {
+            assert!(f.push(&obs(&[1, 2])).is_none());
+        }
+        assert_eq!(f.push(&obs(&[1, 2])).map(|d| d.groups.clone()), Some(vec![1, 2]));
+        // Apart: fixed once 3 of 5 apart leave no way to 3 together.
+        f.restart();
+        assert!(f.push(&obs(&[1, 1])).is_none());
+        for _ in 0..2 {
+            assert!(f.push(&obs(&[1, 2])).is_none());
+        }
+        assert_eq!(f.push(&obs(&[1, 2])).map(|d| d.groups.clone()), Some(vec![1, 2]));
     }
 
     #[test]

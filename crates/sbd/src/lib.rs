@@ -11,6 +11,9 @@
 //!   [`SbdParams::mptcp_sbd`] ([S0] Table I).
 //!   Optionally ([`SbdParams::corr_split`], an extension beyond RFC 8382) groups are also
 //!   split where the flows' interval mean delays do not move together ([`correlation`]).
+//!   Optionally ([`SbdParams::change_detect`], an extension) the memory of flows whose
+//!   bottleneck changed is restarted ([`change`]); [`SbdParams::pathpool`] is the preset with
+//!   both extensions.
 //! * [`DecisionFilter`]: MPTCP-SBD's filter ([S0] §III-B): one [`Decision`] per 10
 //!   observations, flows together in at least 5 of them are grouped.
 //! * [`TrendLineDetector`]: trend-line regression on RTT ([S2] §4.3), every 5 s.
@@ -56,6 +59,7 @@
 //! [`tracegen`] builds synthetic traces with a known answer (see docs/tracegen.md).
 //! Deviations from the sources and ambiguity resolutions are listed in docs/sbd.md.
 
+pub mod change;
 mod clock_skew;
 pub mod correlation;
 mod filter;
@@ -70,10 +74,10 @@ mod union_find;
 mod weighted;
 
 pub use clock_skew::SkewEstimator;
-pub use filter::{Decision, DecisionFilter, FilterParams, MergeRule};
+pub use filter::{Decision, DecisionFilter, FilterParams, MergeRule, RESTART_WINDOW};
 pub use grouping::{FlowStats, Grouper};
 pub use observation::{canonicalize, Observation, NOT_BOTTLENECKED};
-pub use params::{LossSplit, SbdParams, CORR_MIN};
+pub use params::{LossSplit, SbdParams, CHANGE_HIGH, CHANGE_LOW, CHANGE_WINDOW, CORR_MIN};
 pub use rfc8382::Rfc8382Detector;
 pub use trend::{TrendFit, TrendLineDetector, TrendParams};
 pub use weighted::WeightedWindow;

@@ -17,6 +17,13 @@ pub enum LossSplit {
 /// (-0.24 to +0.18); 0.5 sits between with room for the noise of a 50-interval window.
 pub const CORR_MIN: f64 = 0.5;
 
+/// Default change-test window: 8 intervals (2.8 s) of E_T. Chosen with the thresholds below
+/// on S0's scenarios (docs/sbd.md, "Faster transitions"): shorter windows and a lower
+/// `CHANGE_HIGH` detect sooner but restart disjoint bottlenecks on chance co-movement.
+pub const CHANGE_WINDOW: usize = 8;
+pub const CHANGE_LOW: f64 = 0.3;
+pub const CHANGE_HIGH: f64 = 0.95;
+
 /// Every tunable of the RFC 8382 detector. Times are in nanoseconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SbdParams {
@@ -50,6 +57,15 @@ pub struct SbdParams {
     pub corr_split: bool,
     /// Least detrended correlation of the last N interval means that keeps two flows together.
     pub corr_min: f64,
+    /// Extension, not in RFC 8382 or [S0]: restart the memory of flows whose bottleneck
+    /// changed (`crate::change`). Off in `rfc8382` and `mptcp-sbd`, on in `pathpool`.
+    pub change_detect: bool,
+    /// The change test's recent window in intervals (what a restart keeps).
+    pub change_window: usize,
+    /// A pair moving together changes when its recent co-movement falls below this.
+    pub change_low: f64,
+    /// A pair not moving together changes when its recent co-movement reaches this.
+    pub change_high: f64,
 }
 
 impl SbdParams {
@@ -77,6 +93,10 @@ impl SbdParams {
             skew_window: 200,
             corr_split: false,
             corr_min: CORR_MIN,
+            change_detect: false,
+            change_window: CHANGE_WINDOW,
+            change_low: CHANGE_LOW,
+            change_high: CHANGE_HIGH,
         }
     }
 
@@ -104,16 +124,36 @@ impl SbdParams {
             skew_window: 200,
             corr_split: false,
             corr_min: CORR_MIN,
+            change_detect: false,
+            change_window: CHANGE_WINDOW,
+            change_low: CHANGE_LOW,
+            change_high: CHANGE_HIGH,
         }
     }
 
-    /// The preset of that name (`rfc8382` or `mptcp-sbd`).
+    /// pathpool's recommended detector (not a published algorithm): `mptcp-sbd` with the
+    /// delay-correlation split and the bottleneck-change detector, chosen by measurement
+    /// (docs/sbd.md, "The pathpool preset").
+    pub fn pathpool() -> Self {
+        SbdParams { corr_split: true, change_detect: true, ..Self::mptcp_sbd() }
+    }
+
+    /// Names accepted by [`SbdParams::preset`].
+    pub const PRESETS: &'static [&'static str] = &["rfc8382", "mptcp-sbd", "pathpool"];
+
+    /// The preset of that name (one of [`SbdParams::PRESETS`]).
     pub fn preset(name: &str) -> Option<Self> {
         match name {
             "rfc8382" => Some(Self::rfc8382()),
             "mptcp-sbd" => Some(Self::mptcp_sbd()),
+            "pathpool" => Some(Self::pathpool()),
             _ => None,
         }
+    }
+
+    /// The change test's parameters.
+    pub fn change(&self) -> crate::change::ChangeParams {
+        crate::change::ChangeParams { window: self.change_window, low: self.change_low, high: self.change_high }
     }
 
     /// Names accepted by [`SbdParams::set`].
@@ -137,6 +177,10 @@ impl SbdParams {
         "skew_window",
         "corr_split",
         "corr_min",
+        "change_detect",
+        "change_window",
+        "change_low",
+        "change_high",
     ];
 
     /// Overrides one parameter by name. Booleans take 0/1 or true/false.
@@ -181,6 +225,10 @@ impl SbdParams {
             "skew_window" => self.skew_window = count()?,
             "corr_split" => self.corr_split = flag()?,
             "corr_min" => self.corr_min = num()?,
+            "change_detect" => self.change_detect = flag()?,
+            "change_window" => self.change_window = count()?,
+            "change_low" => self.change_low = num()?,
+            "change_high" => self.change_high = num()?,
             _ => return Err(format!("unknown parameter '{name}'; valid: {}", Self::NAMES.join(", "))),
         }
         Ok(())
@@ -202,6 +250,15 @@ impl SbdParams {
         }
         if !(-1.0..=1.0).contains(&self.corr_min) {
             return Err(format!("corr_min: must be a correlation in [-1, 1], got {}", self.corr_min));
+        }
+        let most = self.m.min(self.n / 2);
+        if self.change_detect && !(2..=most).contains(&self.change_window) {
+            return Err(format!("change_window: must be in 2..=min(m, n/2) ({most}), got {}", self.change_window));
+        }
+        for (name, v) in [("change_low", self.change_low), ("change_high", self.change_high)] {
+            if !(-1.0..=1.0).contains(&v) {
+                return Err(format!("{name}: must be a co-movement in [-1, 1], got {v}"));
+            }
         }
         if self.skew_removal && self.skew_window < 4 {
             return Err(format!("skew_window: must be at least 4, got {}", self.skew_window));
@@ -245,6 +302,10 @@ impl SbdParams {
             ("skew_window", self.skew_window as f64),
             ("corr_split", self.corr_split as u8 as f64),
             ("corr_min", self.corr_min),
+            ("change_detect", self.change_detect as u8 as f64),
+            ("change_window", self.change_window as f64),
+            ("change_low", self.change_low),
+            ("change_high", self.change_high),
         ]
     }
 }

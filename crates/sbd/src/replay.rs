@@ -96,16 +96,22 @@ pub struct Replay {
     pub evaluations: u64,
 }
 
-/// Feeds OWD/loss events to an RFC 8382 detector and its decision filter. The last interval
-/// is closed only if the trace reaches its end.
+/// Feeds OWD/loss events to an RFC 8382 detector and its decision filter (restarted with the
+/// detector's memory). The last interval is closed only if the trace reaches its end.
 pub fn run_rfc8382(events: &[Event], params: SbdParams, filter: FilterParams, n_flows: usize) -> Replay {
     let mut det = Rfc8382Detector::new(params, n_flows);
     let mut filt = DecisionFilter::new(filter, n_flows);
     let mut out = Replay::default();
+    let mut restarts = 0;
     for e in events {
         while let Some(o) = det.poll(e.now_ns()) {
             out.observations.push(o.clone());
-            if let Some(d) = filt.push(o) {
+            if det.memory_restarts() != restarts {
+                // The change detector restarted the detector's memory (`SbdParams::change_detect`).
+                restarts = det.memory_restarts();
+                filt.restart();
+            }
+            if let Some(d) = filt.push(out.observations.last().expect("just pushed")) {
                 out.decisions.push(d.clone());
             }
         }

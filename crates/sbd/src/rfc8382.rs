@@ -3,8 +3,9 @@
 //! of length T, anchored at the first sample or loss (as [S0]'s kernel anchors it at
 //! connection start).
 
+use crate::change::ChangeDetector;
 use crate::clock_skew::SkewEstimator;
-use crate::correlation::CorrelationSplit;
+use crate::correlation::{CorrelationSplit, MIN_COMMON};
 use crate::grouping::{FlowStats, Grouper};
 use crate::observation::Observation;
 use crate::params::SbdParams;
@@ -75,6 +76,9 @@ pub struct Rfc8382Detector {
     stats: Vec<FlowStats>,
     grouper: Grouper,
     corr: CorrelationSplit,
+    change: ChangeDetector,
+    /// Flows whose memory the change test restarted at the last interval (scratch).
+    fired: Vec<bool>,
     obs: Observation,
     /// Grid origin and the end of the interval being filled (None before the first event).
     origin_ns: Option<u64>,
@@ -115,6 +119,8 @@ impl Rfc8382Detector {
             stats: vec![FlowStats::default(); n_flows],
             grouper: Grouper::new(n_flows),
             corr: CorrelationSplit::new(n_flows),
+            change: ChangeDetector::new(n_flows),
+            fired: vec![false; n_flows],
             obs: Observation::new(n_flows),
             origin_ns: None,
             interval_end_ns: 0,
@@ -208,6 +214,13 @@ impl Rfc8382Detector {
     /// Observations overwritten because samples crossed several interval ends between polls.
     pub fn observations_skipped(&self) -> u64 {
         self.skipped
+    }
+
+    /// Memory restarts by the change detector so far (one per flow restarted; 0 without
+    /// `change_detect`). A caller that sees it grow restarts its decision filter too
+    /// ([`crate::DecisionFilter::restart`]).
+    pub fn memory_restarts(&self) -> u64 {
+        self.change.restarts()
     }
 
     /// The clock skew currently removed from `flow`'s samples (ns per ns).
@@ -319,6 +332,9 @@ impl Rfc8382Detector {
             self.stats[flow] = FlowStats { skew_est, var_est, freq_est, pkt_loss, bottlenecked };
             *h = Hot { mean_delay: h.mean_delay, prev_mean: h.prev_mean, clock_slope: h.clock_slope, ..Hot::EMPTY };
         }
+        if self.p.change_detect {
+            self.detect_change();
+        }
         self.intervals_closed += 1;
         self.obs.time_ns = self.interval_end_ns;
         self.interval_end_ns += self.p.t_ns;
@@ -329,10 +345,61 @@ impl Rfc8382Detector {
         if self.p.corr_split {
             let cold = &self.cold;
             let oldest = (self.ring_head + 1) % self.p.n;
-            self.corr.apply(&mut self.obs.groups, self.p.corr_min, oldest, |i| &cold[i].means);
+            // After a restart a pair holds only the change window: judge it from there on.
+            let min_common = if self.p.change_detect { MIN_COMMON.min(self.p.change_window) } else { MIN_COMMON };
+            self.corr.apply_with(&mut self.obs.groups, self.p.corr_min, min_common, oldest, |i| &cold[i].means);
         }
         self.observations += 1;
         true
+    }
+}
+
+impl Rfc8382Detector {
+    /// The change test (`crate::change`) after every flow's interval closed: flows whose
+    /// bottleneck changed keep only the recent window of their history, and their statistics
+    /// are recomputed from it.
+    fn detect_change(&mut self) {
+        let (head, n, keep) = (self.ring_head, self.p.n, self.p.change_window);
+        let cold = &self.cold;
+        let hot = &self.hot;
+        self.change.test(&self.p.change(), head, |i| &cold[i].means, |i| hot[i].mean_delay, &mut self.fired);
+        for flow in 0..self.hot.len() {
+            let (h, c) = (&mut self.hot[flow], &mut self.cold[flow]);
+            if self.fired[flow] {
+                c.keep_newest(keep, head);
+                h.mean_delay = mean_of_last(&c.means, head, self.p.m);
+                let s = &mut self.stats[flow];
+                let wn = c.w_n.weighted_sum();
+                s.skew_est = if wn > 0 { c.w_skew.weighted_sum() as f64 / wn as f64 } else { 0.0 };
+                let wvn = c.w_var_n.weighted_sum();
+                s.var_est = if wvn > 0 { c.w_var.weighted_sum() as f64 / wvn as f64 } else { 0.0 };
+                s.pkt_loss = if c.total_sum > 0 { c.lost_sum as f64 / c.total_sum as f64 } else { 0.0 };
+            }
+            // freq_est stays over N as in RFC 8382: normalised by the intervals held, a
+            // restarted flow's few crossings split it from its partners by p_f (measured,
+            // docs/sbd.md).
+            self.stats[flow].freq_est = c.crossings as f64 / n as f64;
+        }
+    }
+}
+
+impl Cold {
+    /// Forgets everything older than the `keep` newest intervals (a memory restart).
+    fn keep_newest(&mut self, keep: usize, head: usize) {
+        for w in [&mut self.w_skew, &mut self.w_n, &mut self.w_var, &mut self.w_var_n] {
+            w.keep_newest(keep);
+        }
+        let n = self.means.len();
+        for age in keep..n {
+            let i = (head + n - age) % n;
+            self.means[i] = f64::NAN;
+            self.lost[i] = 0;
+            self.total[i] = 0;
+            self.crossed[i] = false;
+        }
+        self.lost_sum = self.lost.iter().map(|&v| v as u64).sum();
+        self.total_sum = self.total.iter().map(|&v| v as u64).sum();
+        self.crossings = self.crossed.iter().filter(|&&c| c).count() as u32;
     }
 }
 

@@ -45,6 +45,26 @@ impl WeightedWindow {
         self.hist[self.head] = v;
     }
 
+    /// Forgets every value older than position `keep` (they become 0), keeping the `keep`
+    /// newest; the sums are recomputed directly (O(M), once per memory restart).
+    pub fn keep_newest(&mut self, keep: usize) {
+        for k in keep + 1..=self.m {
+            let i = (self.head + self.m - (k - 1)) % self.m;
+            self.hist[i] = 0;
+        }
+        let (mut flat, mut decl, mut wdecl) = (0i128, 0i128, 0i128);
+        for k in 1..=self.m {
+            let v = self.at(k) as i128;
+            if k <= self.f {
+                flat += v;
+            } else {
+                decl += v;
+                wdecl += (self.m - k + 1) as i128 * v;
+            }
+        }
+        (self.flat, self.decl, self.wdecl) = (flat, decl, wdecl);
+    }
+
     /// Σ_k w_k·value_k.
     pub fn weighted_sum(&self) -> i128 {
         (self.m - self.f + 1) as i128 * self.flat + self.wdecl
@@ -86,6 +106,20 @@ mod tests {
             w.push(v);
         }
         assert_eq!(w.weighted_sum(), 3 * 13 + 2 * 11 + 7);
+    }
+
+    #[test]
+    fn keep_newest_forgets_the_older_values() {
+        let mut w = WeightedWindow::new(5, 2);
+        for v in 1..=7 {
+            w.push(v);
+        }
+        w.keep_newest(2);
+        assert_eq!((w.at(1), w.at(2), w.at(3)), (7, 6, 0));
+        assert_eq!(w.weighted_sum(), w.direct_weighted_sum());
+        w.push(8);
+        assert_eq!(w.weighted_sum(), w.direct_weighted_sum());
+        assert_eq!(w.weighted_sum(), 4 * (8 + 7) + 3 * 6);
     }
 
     proptest! {

@@ -34,7 +34,7 @@ fn owd(i: u64, flow: usize) -> i64 {
 fn detectors_and_filter_do_not_allocate_per_sample() {
     let flows = 5;
     // Every optional step on: clock-skew removal and the delay-correlation split.
-    let params = SbdParams { skew_removal: true, corr_split: true, ..SbdParams::rfc8382() };
+    let params = SbdParams { skew_removal: true, corr_split: true, change_detect: true, ..SbdParams::rfc8382() };
     let mut det = Rfc8382Detector::new(params, flows);
     let mut filter = DecisionFilter::new(FilterParams::default(), flows);
     let mut tr = TrendLineDetector::new(TrendParams::default(), flows);

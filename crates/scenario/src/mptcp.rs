@@ -124,7 +124,8 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
     });
     let sbd_sample_spacing = f.time("sbd_sample_spacing")?.map(|t| f.located("sbd_sample_spacing", t));
     let sbd_corr_min = f.number("sbd_corr_min", -1.0, 1.0)?.map(|c| f.located("sbd_corr_min", c));
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min })
+    let sbd_detector = f.choice("sbd_detector", &["mptcp-sbd", "pathpool"])?;
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min, sbd_detector })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -145,12 +146,19 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
         .as_ref()
         .map(|f| &f.path)
         .or(m.sbd_sample_spacing.as_ref().map(|s| &s.path))
-        .or(m.sbd_corr_min.as_ref().map(|c| &c.path));
+        .or(m.sbd_corr_min.as_ref().map(|c| &c.path))
+        .or(m.sbd_detector.as_ref().map(|d| &d.path));
     match (&mut cc, given) {
         (MultipathCc::MptcpSbd(p), _) => {
             p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
             p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
             p.corr_min = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_min);
+            if m.sbd_detector.as_ref().is_some_and(|d| d.value == "pathpool") {
+                // The `pathpool` preset: the split (at sbd_corr_min if given) and the change
+                // detector (pathpool_sbd::SbdParams::pathpool).
+                p.corr_min = p.corr_min.or(Some(pathpool_sbd::CORR_MIN));
+                p.change_detect = true;
+            }
         }
         (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\" or \"ssc-lia\", this connection runs \"{}\"", m.cc.value)),
         _ => {}

@@ -110,6 +110,9 @@ pub struct MptcpSpec {
     /// `sbd_corr_min`: the receiver's detector also splits groups whose subflows' interval
     /// means correlate less than this (an extension, not S0's; None: off).
     pub sbd_corr_min: Option<Located<f64>>,
+    /// `sbd_detector`: the receiver's detector preset, "mptcp-sbd" ([S0]) or "pathpool" (with
+    /// the correlation split and the change detector; docs/sbd.md). None: "mptcp-sbd".
+    pub sbd_detector: Option<Located<String>>,
 }
 
 #[derive(Clone, Debug)]

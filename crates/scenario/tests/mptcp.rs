@@ -48,6 +48,16 @@ cc = "mptcp-sbd"
 subflows = [["s", "d"], ["s", "m", "d"]]
 "#;
 
+/// A detector key (`line`, e.g. `sbd_corr_min = 0.5`) on a LIA connection is refused when
+/// the scenario runs, naming the key and the scheme.
+fn refused_on_lia(line: &str) -> String {
+    let on_lia = TWO_PATHS.replace("cc = \"mptcp-sbd\"", &format!("cc = \"lia\"\n{line}"));
+    let e = simulate(&load_str("mp.toml", &on_lia, &[]).unwrap(), &Progress::hidden()).err().expect("refused").to_string();
+    let key = line.split(' ').next().unwrap_or(line);
+    assert!(e.contains(&format!("flows.mp.{key}")) && e.contains("\"lia\""), "{e}");
+    e
+}
+
 fn load_err(text: &str) -> String {
     match load_str("mp.toml", text, &[]) {
         Ok(_) => panic!("accepted:\n{text}"),
@@ -129,9 +139,7 @@ fn sbd_feedback_is_checked_against_the_scheme() {
 fn sbd_corr_min_is_checked_and_separates_s0s_disjoint_bottlenecks() {
     let e = load_err(&TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_corr_min = 1.5"));
     assert!(e.contains("flows.mp.sbd_corr_min") && e.contains("from -1 to 1"), "{e}");
-    let on_lia = TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"lia\"\nsbd_corr_min = 0.5");
-    let e = simulate(&load_str("mp.toml", &on_lia, &[]).unwrap(), &Progress::hidden()).err().expect("refused").to_string();
-    assert!(e.contains("flows.mp.sbd_corr_min") && e.contains("\"lia\""), "{e}");
+    refused_on_lia("sbd_corr_min = 0.5");
 
     // S0's NSB-2 and SB-2, 60 s, two seeds (docs/validation.md): with the split the disjoint
     // bottlenecks are told apart; the shared one is judged as without it.
@@ -158,4 +166,39 @@ fn sbd_corr_min_is_checked_and_separates_s0s_disjoint_bottlenecks() {
             }
         }
     }
+}
+
+#[test]
+fn sbd_detector_is_checked_and_the_pathpool_preset_follows_s0s_shifting_bottleneck_sooner() {
+    let e = load_err(&TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_detector = \"fast\""));
+    assert!(e.contains("flows.mp.sbd_detector") && e.contains("pathpool"), "{e}");
+    refused_on_lia("sbd_detector = \"pathpool\"");
+
+    // S0's shifting bottleneck (SB, NSB, SB, NSB, SB; 30 s phases after 20 s): seconds from
+    // each shift to the first correct decision, two seeds, with S0's detector and pathpool's.
+    let text = include_str!("../../../scenarios/papers/ferlin2016/shift.toml");
+    let delays = |detector: &str, seed: u64| -> Vec<Option<f64>> {
+        let sets = vec![format!("simulation.seed={seed}"), "flows.mptcp.cc=mptcp-sbd".into(), format!("flows.mptcp.sbd_detector={detector}")];
+        let o = simulate(&load_str("shift.toml", text, &sets).unwrap(), &Progress::hidden()).unwrap();
+        let c = &o.multipath.as_ref().unwrap().connections[0];
+        (1..5)
+            .map(|k| {
+                let start = 20.0 + 30.0 * k as f64;
+                let truth: [u32; 2] = if k % 2 == 0 { [1, 1] } else { [1, 2] };
+                c.decisions
+                    .iter()
+                    .find(|(t, g)| *t >= start && *t < start + 30.0 && pathpool_scenario::mptcp_outcome::correct(g, &truth))
+                    .map(|(t, _)| t - start)
+            })
+            .collect()
+    };
+    let (mut s0, mut ours) = (Vec::new(), Vec::new());
+    for seed in 1..=2 {
+        s0.extend(delays("mptcp-sbd", seed));
+        ours.extend(delays("pathpool", seed));
+    }
+    eprintln!("transition delays: mptcp-sbd {s0:?}, pathpool {ours:?}");
+    assert!(ours.iter().all(Option::is_some), "pathpool missed a phase: {ours:?}");
+    let mean = |v: &[Option<f64>]| v.iter().flatten().sum::<f64>() / v.iter().flatten().count().max(1) as f64;
+    assert!(mean(&ours) < mean(&s0) && mean(&ours) < 7.0, "pathpool {ours:?} against mptcp-sbd {s0:?}");
 }

@@ -52,6 +52,9 @@ pub struct SbdPolicy {
     /// correlate less than this (`pathpool_sbd::correlation`, an extension, not S0's); None:
     /// off, as in S0.
     pub corr_min: Option<f64>,
+    /// The receiver's detector restarts the memory of subflows whose bottleneck changed
+    /// (`pathpool_sbd::change`, an extension, not S0's; the `pathpool` detector preset).
+    pub change_detect: bool,
 }
 
 /// What the sender does with the receiver's decisions.
@@ -70,7 +73,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false }
     }
 }
 

@@ -125,7 +125,7 @@ impl Simulation {
             flows.push(flow.0);
         }
         let sbd = match cfg.cc {
-            MultipathCc::MptcpSbd(p) => Some(SbdReceiver::new(n, p.sample_spacing, p.corr_min)),
+            MultipathCc::MptcpSbd(p) => Some(SbdReceiver::new(n, p.sample_spacing, p.corr_min, p.change_detect)),
             _ => None,
         };
         self.mptcp.conns.push(Connection {

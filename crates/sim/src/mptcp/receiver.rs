@@ -19,6 +19,8 @@ pub(crate) struct SbdReceiver {
     detector: Rfc8382Detector,
     filter: DecisionFilter,
     epoch: u8,
+    /// The detector's memory restarts seen so far.
+    restarts: u64,
     /// The current decision as MP_GROUP group values per subflow.
     groups: Vec<u8>,
     /// Round robin over subflows for the next MP_GROUP option.
@@ -32,15 +34,17 @@ pub(crate) struct SbdReceiver {
 }
 
 impl SbdReceiver {
-    pub fn new(n: usize, spacing: Time, corr_min: Option<f64>) -> Self {
-        let params = match corr_min {
+    pub fn new(n: usize, spacing: Time, corr_min: Option<f64>, change_detect: bool) -> Self {
+        let mut params = match corr_min {
             Some(corr_min) => SbdParams { corr_split: true, corr_min, ..SbdParams::mptcp_sbd() },
             None => SbdParams::mptcp_sbd(),
         };
+        params.change_detect = change_detect;
         SbdReceiver {
             detector: Rfc8382Detector::new(params, n),
             filter: DecisionFilter::new(FilterParams::default(), n),
             epoch: 0,
+            restarts: 0,
             groups: vec![GROUP_NOT_CONGESTED; n],
             next_report: 0,
             spacing,
@@ -59,8 +63,15 @@ impl SbdReceiver {
     /// absorbs).
     pub fn on_timestamp(&mut self, sf: usize, since_start: Time, time_us: u32, loss: bool) {
         let now_ns = to_nanos(since_start);
-        while let Some(obs) = self.detector.poll(now_ns) {
+        while self.detector.poll(now_ns).is_some() {
+            let obs = self.detector.last_observation();
             Self::record(obs, since_start, &mut self.observations);
+            if self.detector.memory_restarts() != self.restarts {
+                // The detector restarted its memory: the observations in the filter's window
+                // describe the old bottleneck.
+                self.restarts = self.detector.memory_restarts();
+                self.filter.restart();
+            }
             if let Some(d) = self.filter.push(obs) {
                 Self::record(d, since_start, &mut self.decisions);
                 self.epoch = next_epoch(self.epoch);
@@ -150,12 +161,12 @@ mod tests {
 
     #[test]
     fn thinning_keeps_the_first_sample_of_each_slot_per_subflow() {
-        let mut r = SbdReceiver::new(2, millis(5), None);
+        let mut r = SbdReceiver::new(2, millis(5), None, false);
         let taken: Vec<bool> = [0, 1, 4_999, 5_000, 5_001, 12_000, 14_999, 15_000].iter().map(|&us| r.take_sample(0, micros(us))).collect();
         assert_eq!(taken, [true, false, false, true, false, true, false, true]);
         // Subflow 1 has its own slots.
         assert!(r.take_sample(1, micros(15_001)));
-        let mut every = SbdReceiver::new(1, 0, None);
+        let mut every = SbdReceiver::new(1, 0, None, false);
         assert!((0..10).all(|us| every.take_sample(0, micros(us))));
     }
 }

@@ -22,12 +22,16 @@ const SEEDS: (u64, u64) = (20, 5);
 /// default threshold (an extension, not S0's; docs/sbd.md).
 pub(super) const SBD_CORR: &str = "mptcp-sbd+corr";
 
-/// A run of `scheme` (a `--cc` name or [`SBD_CORR`]).
+/// The results' scheme name of MPTCP-SBD with the `pathpool` detector preset (the split and
+/// the change detector; not S0's; docs/sbd.md).
+pub(super) const SBD_PATHPOOL: &str = "mptcp-sbd+pathpool";
+
+/// A run of `scheme` (a `--cc` name, [`SBD_CORR`] or [`SBD_PATHPOOL`]).
 pub(super) fn scheme_run(seed: u64, scheme: &str) -> ScenarioRun {
-    if scheme == SBD_CORR {
-        ScenarioRun::new(seed).cc("mptcp-sbd").set(format!("flows.mptcp.sbd_corr_min={}", pathpool_sbd::CORR_MIN))
-    } else {
-        ScenarioRun::new(seed).cc(scheme)
+    match scheme {
+        SBD_CORR => ScenarioRun::new(seed).cc("mptcp-sbd").set(format!("flows.mptcp.sbd_corr_min={}", pathpool_sbd::CORR_MIN)),
+        SBD_PATHPOOL => ScenarioRun::new(seed).cc("mptcp-sbd").set("flows.mptcp.sbd_detector=pathpool".to_string()),
+        _ => ScenarioRun::new(seed).cc(scheme),
     }
 }
 
@@ -35,10 +39,10 @@ pub(super) fn scheme_run(seed: u64, scheme: &str) -> ScenarioRun {
 fn experiments() -> Vec<(String, &'static str)> {
     let mut e = Vec::new();
     for n in 2..=5 {
-        for cc in ["olia", "mptcp-sbd", SBD_CORR] {
+        for cc in ["olia", "mptcp-sbd", SBD_CORR, SBD_PATHPOOL] {
             e.push((format!("nsb-{n}"), cc));
         }
-        for cc in ["uncoupled", "lia", "olia", "balia", "mptcp-sbd", SBD_CORR] {
+        for cc in ["uncoupled", "lia", "olia", "balia", "mptcp-sbd", SBD_CORR, SBD_PATHPOOL] {
             e.push((format!("sb-{n}"), cc));
         }
     }

@@ -1,7 +1,7 @@
 //! [S0] Table II (how many groups the decisions formed; accuracy) and Fig. 5 (MPTCP-SBD
 //! against OLIA, 2-5 subflows, NSB and SB).
 
-use super::{experiment, SBD_CORR};
+use super::{experiment, SBD_CORR, SBD_PATHPOOL};
 use crate::job::Results;
 use crate::papers::seeds::{mean, median, values};
 use crate::report::fmt;
@@ -107,5 +107,27 @@ fn correlation_split(results: &Results, out: &mut PaperOut) -> Result<(), String
         rows.push(vec![n.to_string(), fmt(nsb_olia), fmt(nsb_corr), fmt(gain), fmt(med("nsb", "mptcp-sbd").zip(nsb_olia).map(|(a, b)| a / b)), fmt(sb_corr)]);
     }
     out.table(&["subflows", "NSB olia", "NSB with the split", "NSB gain", "NSB gain without the split", "SB with the split"], &rows);
+    pathpool_preset(results, out)
+}
+
+/// The same experiments with the `pathpool` detector preset (the split and the change
+/// detector; not part of S0).
+fn pathpool_preset(results: &Results, out: &mut PaperOut) -> Result<(), String> {
+    out.heading("Extension (not in S0): MPTCP-SBD with the pathpool detector preset");
+    out.para("The split above plus the change detector, which restarts the memory of subflows whose interval mean delays stop or start moving together (`--set flows.mptcp.sbd_detector=pathpool`, docs/sbd.md). On these stationary scenarios a restart is a false alarm; the table shows what they cost.");
+    let accuracy = groups_table(results, out, &TABLE2, &|s| experiment(s, SBD_PATHPOOL), "extension_pathpool_groups.csv")?;
+    for (k, n) in (2..=5).enumerate() {
+        out.key(&format!("pathpool_nsb_accuracy_n{n}"), accuracy[k]);
+        out.key(&format!("pathpool_sb_accuracy_n{n}"), accuracy[4 + k]);
+    }
+    let mut rows = Vec::new();
+    for n in 2..=5 {
+        let med = |s: &str, cc: &str| median(results, &experiment(&format!("{s}-{n}"), cc), "sum_ratio");
+        let gain = med("nsb", SBD_PATHPOOL).zip(med("nsb", "olia")).map(|(a, b)| a / b);
+        out.key(&format!("pathpool_nsb_gain_n{n}"), gain);
+        out.key(&format!("pathpool_sb_ratio_n{n}"), med("sb", SBD_PATHPOOL));
+        rows.push(vec![n.to_string(), fmt(gain), fmt(med("sb", SBD_PATHPOOL))]);
+    }
+    out.table(&["subflows", "NSB gain over OLIA", "SB sum ratio to TCP"], &rows);
     Ok(())
 }
