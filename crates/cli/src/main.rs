@@ -4,6 +4,7 @@
 mod cmd;
 mod error;
 mod outdir;
+mod seed_arg;
 
 use clap::{Parser, Subcommand};
 use error::CliError;

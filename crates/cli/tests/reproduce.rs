@@ -40,6 +40,17 @@ fn ferlin2016_quick_shows_sbd_gains_fairness_resume_and_determinism() {
     }
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("Table II") && report.contains("| NSB-2 |"), "report: {report}");
+    // The report opens with the verdict: the preset said plainly, every claim judged, and
+    // every claim that differs with its reason.
+    let verdict = report.find("## Verdict").expect("a verdict section");
+    assert!(verdict < report.find("Table II").unwrap(), "the verdict comes first");
+    assert!(report[verdict..].starts_with("## Verdict\n\n**Quick preset**"), "{report}");
+    let rows: Vec<Vec<&str>> = report[verdict..].lines().filter(|l| l.starts_with("| ferlin2016 |")).map(|l| l.split(" | ").collect()).collect();
+    assert!(rows.len() >= 8, "{rows:?}");
+    for r in &rows {
+        assert!(["agrees", "differs"].contains(&r[4]), "{r:?}");
+        assert!(r[4] != "differs" || r[5].trim_end_matches(" |").len() > 20, "a differing claim says why: {r:?}");
+    }
 
     // Running again resumes: nothing is simulated twice, and the results are the same.
     let (again, stdout) = reproduce(&out);

@@ -47,12 +47,25 @@ fn a_run_writes_every_output_and_stays_quiet_off_a_terminal() {
     let out = temp("good-out");
     let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).arg("run").arg(&file).arg("--out").arg(&out).args(["--seed", "7"]).output().unwrap();
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    assert!(r.stderr.is_empty(), "stderr is not a terminal here, so no progress bar");
+    // stderr is not a terminal here, so no progress bar; only the warning that seed 7 of a
+    // drop-tail TCP scenario is no different from any other seed.
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("warning: the seed changes nothing here"), "{err}");
     for f in ["summary.json", "flows.csv", "links.csv", "throughput.png", "queue.png"] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["seed"], 7);
+    assert_eq!(summary["jain_flows"], 2, "the index says how many flows it covers");
+    // With a random element (random tail drop) the seed matters and nothing is said; one flow has no index.
+    let out1 = temp("good-out-red");
+    let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).arg("run").arg(&file).arg("--out").arg(&out1).args(["--seed", "7", "--set", "links.bn.queue=random-tail-drop", "--set", "flows.f.count="]).output().unwrap();
+    assert!(r.status.success() && r.stderr.is_empty(), "{}", String::from_utf8_lossy(&r.stderr));
+    let one: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out1.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(one["jain_flows"], 1);
+    assert!(one.get("jain_index").is_none(), "Jain's index over one flow is 1 by definition: {one}");
+    std::fs::remove_dir_all(&out1).unwrap();
     assert_eq!(summary["bottleneck"], "bn", "a single link is the bottleneck");
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
@@ -127,5 +140,25 @@ fn delay_logs_of_a_run_feed_the_detectors() {
         assert_eq!(merged, 0, "{detector}: separate queues merged");
     }
     std::fs::remove_dir_all(&out).unwrap();
+    std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn misleading_input_gets_the_message_it_deserves() {
+    let file = scenario("misleading", SHORT);
+    let out = temp("misleading-out");
+    let run = |extra: &[&str]| Command::new(env!("CARGO_BIN_EXE_pathpool")).arg("run").arg(&file).arg("--out").arg(&out).args(extra).output().unwrap();
+    // A negative seed: a plain message naming the flag and what it takes, not clap's "-- -1" tip.
+    let r = run(&["--seed", "-1"]);
+    assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("--seed") && err.contains("expected a whole number from 0 to 9223372036854775807") && err.contains("got '-1'"), "{err}");
+    assert!(!err.contains("-- -1"), "{err}");
+    // A typo in a link name: refused with the link it most likely meant, no talk of `from`.
+    let r = run(&["--set", "links.b.rate=5Mbps"]);
+    assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("--set links.b.rate=5Mbps: links.b: no link 'b' in the scenario (did you mean 'bn'?)"), "{err}");
+    assert!(!out.exists());
     std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
 }

@@ -7,7 +7,8 @@ use std::path::Path;
 use std::sync::Once;
 
 mod boxplot;
-pub use boxplot::{box_plot, BoxGroup};
+mod legend;
+pub use boxplot::{box_plot, BoxGroup, BoxTitles};
 
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
@@ -19,17 +20,49 @@ pub(crate) fn ensure_font() {
     });
 }
 
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Style {
+    /// Straight lines between the points (a time series sampled at these times).
+    #[default]
+    Line,
+    /// A step function: the value of a point holds until the next point's x, where it jumps
+    /// (empirical CDFs, phases that switch at an instant).
+    Step,
+    /// Markers only (a paper's published values beside ours).
+    Markers,
+}
+
 /// One named line in a panel.
 #[derive(Clone, Debug, Default)]
 pub struct Series {
     pub label: String,
     pub points: Vec<(f64, f64)>,
+    pub style: Style,
 }
 
 impl Series {
     pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series { label: label.into(), points }
+        Series { label: label.into(), points, style: Style::Line }
     }
+    pub fn step(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series { style: Style::Step, ..Series::new(label, points) }
+    }
+    pub fn markers(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series { style: Style::Markers, ..Series::new(label, points) }
+    }
+}
+
+/// The corners of a step function through `points`: each value holds until the next x.
+pub fn step_path(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut path = Vec::with_capacity(2 * points.len());
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i > 0 {
+            path.push((x, points[i - 1].1));
+        }
+        path.push((x, y));
+    }
+    path
 }
 
 /// One chart: a title, axis labels and its lines.
@@ -70,6 +103,9 @@ pub(crate) fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// Headroom above the data, as a fraction of the data's range.
+pub(crate) const HEADROOM: f64 = 0.1;
+
 fn bounds(panel: &Panel) -> ((f64, f64), (f64, f64)) {
     let mut xs = (f64::INFINITY, f64::NEG_INFINITY);
     let mut ys = (f64::INFINITY, f64::NEG_INFINITY);
@@ -82,16 +118,14 @@ fn bounds(panel: &Panel) -> ((f64, f64), (f64, f64)) {
     if !xs.0.is_finite() {
         return ((0.0, 1.0), (0.0, 1.0));
     }
-    let pad = |(lo, hi): (f64, f64)| {
-        if hi - lo < 1e-12 {
-            (lo - 0.5, hi + 0.5)
-        } else {
-            (lo, hi + 0.05 * (hi - lo))
-        }
-    };
+    let flat = |(lo, hi): (f64, f64)| if hi - lo < 1e-12 { (lo - 0.5, hi + 0.5) } else { (lo, hi) };
     // Rates and windows are non-negative: start the y axis at zero when the data allow.
     let ys = if ys.0 >= 0.0 { (0.0, ys.1) } else { ys };
-    (pad(xs), pad(ys))
+    // Headroom above the highest point (and below a negative lowest), so that no line or
+    // marker runs along the frame; x spans the data exactly.
+    let (y0, y1) = flat(ys);
+    let margin = HEADROOM * (y1 - y0);
+    (flat(xs), (if y0 < 0.0 { y0 - margin } else { y0 }, y1 + margin))
 }
 
 /// Draws the panels stacked vertically into one PNG, `width` x (`panel_height` * panels).
@@ -103,7 +137,14 @@ pub fn line_panels(path: &Path, panels: &[Panel], width: u32, panel_height: u32)
     let areas = root.split_evenly((panels.len().max(1), 1));
     for (panel, area) in panels.iter().zip(areas.iter()) {
         let ((x0, x1), (y0, y1)) = bounds(panel);
-        let mut chart = ChartBuilder::on(area)
+        let labelled = panel.series.iter().any(|s| !s.label.is_empty());
+        let (area, strip) = if labelled {
+            let (a, b) = area.split_horizontally(width.saturating_sub(legend::WIDTH));
+            (a, Some(b))
+        } else {
+            (area.clone(), None)
+        };
+        let mut chart = ChartBuilder::on(&area)
             .caption(&panel.title, ("sans-serif", 18))
             .margin(8)
             .x_label_area_size(36)
@@ -118,23 +159,29 @@ pub fn line_panels(path: &Path, panels: &[Panel], width: u32, panel_height: u32)
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err(path))?;
+        let mut entries = Vec::new();
         for (i, s) in panel.series.iter().enumerate() {
             let c = color(i);
-            chart
-                .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(1)))
-                .map_err(err(path))?
-                .label(s.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+            let sample = match s.style {
+                Style::Line => {
+                    chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(1))).map_err(err(path))?;
+                    legend::Sample::Line(c)
+                }
+                Style::Step => {
+                    chart.draw_series(LineSeries::new(step_path(&s.points), c.stroke_width(2))).map_err(err(path))?;
+                    legend::Sample::Line(c)
+                }
+                Style::Markers => {
+                    chart.draw_series(s.points.iter().map(|&p| Cross::new(p, 5, c.stroke_width(2)))).map_err(err(path))?;
+                    legend::Sample::Marker(c)
+                }
+            };
+            if !s.label.is_empty() {
+                entries.push((s.label.clone(), sample));
+            }
         }
-        if panel.series.iter().any(|s| !s.label.is_empty()) {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 12))
-                .position(SeriesLabelPosition::UpperRight)
-                .draw()
-                .map_err(err(path))?;
+        if let Some(strip) = strip {
+            legend::draw(&strip, &entries).map_err(err(path))?;
         }
     }
     root.present().map_err(err(path))?;
@@ -144,6 +191,20 @@ pub fn line_panels(path: &Path, panels: &[Panel], width: u32, panel_height: u32)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_holds_each_value_until_the_next_x() {
+        assert_eq!(step_path(&[(0.0, 1.0), (2.0, 0.0), (3.0, 1.0)]), vec![(0.0, 1.0), (2.0, 1.0), (2.0, 0.0), (3.0, 0.0), (3.0, 1.0)]);
+    }
+
+    #[test]
+    fn the_y_axis_has_headroom_above_the_data() {
+        let panel = Panel { series: vec![Series::new("a", vec![(0.0, 2.0), (10.0, 54.0)])], ..Panel::default() };
+        let ((x0, x1), (y0, y1)) = bounds(&panel);
+        assert_eq!((x0, x1), (0.0, 10.0));
+        assert_eq!(y0, 0.0);
+        assert!((y1 - 54.0 * (1.0 + HEADROOM)).abs() < 1e-9, "{y1}");
+    }
 
     #[test]
     fn renders_a_png_with_text() {
@@ -156,7 +217,10 @@ mod tests {
             y_label: "y".into(),
             series: vec![Series::new("a", (0..100).map(|i| (i as f64, (i as f64 / 10.0).sin())).collect())],
         };
-        line_panels(&path, &[panel.clone(), panel], 640, 240).unwrap();
+        let mut steps = panel.clone();
+        steps.series.push(Series::step("steps", vec![(0.0, 0.0), (50.0, 1.0)]));
+        steps.series.push(Series::markers("paper", vec![(20.0, 0.5)]));
+        line_panels(&path, &[panel, steps], 640, 240).unwrap();
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[1..4], b"PNG");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -14,9 +14,11 @@ pub mod runner;
 pub mod scenario_job;
 pub mod stats;
 mod store;
+pub mod verdict;
 
 pub use job::{Job, Results};
 pub use report::PaperOut;
+pub use verdict::Claim;
 pub use reproduce::{check_out_dir, reproduce, Failure, Reproduction};
 
 use std::path::PathBuf;

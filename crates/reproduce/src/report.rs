@@ -1,7 +1,8 @@
 //! A paper's part of the reproduction: its report section (Markdown), its figures and the
 //! CSVs behind them (in the paper's own folder), and its headline keys for summary.json.
 
-use pathpool_plot::{box_plot, line_panels, BoxGroup, Panel};
+use crate::verdict::Claim;
+use pathpool_plot::{box_plot, line_panels, BoxGroup, BoxTitles, Panel};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -14,13 +15,15 @@ pub struct PaperOut {
     pub paper: &'static str,
     pub markdown: String,
     pub keys: BTreeMap<String, Value>,
+    /// The paper's headline claims for the verdict at the top of report.md.
+    pub claims: Vec<Claim>,
 }
 
 impl PaperOut {
     pub fn new(root: &Path, paper: &'static str) -> std::io::Result<Self> {
         let dir = root.join(paper);
         std::fs::create_dir_all(&dir)?;
-        Ok(PaperOut { dir, paper, markdown: String::new(), keys: BTreeMap::new() })
+        Ok(PaperOut { dir, paper, markdown: String::new(), keys: BTreeMap::new(), claims: Vec::new() })
     }
 
     /// A sub-heading for one of the paper's tables or figures.
@@ -40,6 +43,11 @@ impl PaperOut {
         }
         self.markdown.push_str(&t);
         self.markdown.push('\n');
+    }
+
+    /// A headline claim of the paper beside ours, for the verdict.
+    pub fn claim(&mut self, c: Claim) {
+        self.claims.push(c);
     }
 
     /// A headline figure for summary.json; `None` (not measurable in this run) is `null`.
@@ -62,14 +70,20 @@ impl PaperOut {
         Ok(())
     }
 
-    /// A box plot (quartiles, whiskers at min/max, as the papers draw them) with its data
-    /// as `<stem>.csv` (`group,value`).
-    pub fn boxes(&mut self, stem: &str, title: &str, y_label: &str, groups: &[BoxGroup]) -> Result<(), String> {
+    /// A box plot (quartiles, whiskers at min/max, as the papers draw them; the paper's
+    /// values as crosses) with its data as `<stem>.csv` (`group,value`) and the paper's
+    /// values as `<stem>_paper.csv` (`group,value`) when it gives any.
+    pub fn boxes(&mut self, stem: &str, titles: &BoxTitles, groups: &[BoxGroup]) -> Result<(), String> {
         let png = self.dir.join(format!("{stem}.png"));
-        box_plot(&png, title, y_label, groups, 900, 500).map_err(|e| e.to_string())?;
-        self.image(stem, title);
+        box_plot(&png, titles, groups, 1000, 500).map_err(|e| e.to_string())?;
+        self.image(stem, titles.title);
         let rows: Vec<Vec<String>> = groups.iter().flat_map(|g| g.values.iter().map(|v| vec![g.label.clone(), num(*v)])).collect();
-        self.csv(&format!("{stem}.csv"), &["group", "value"], &rows)
+        self.csv(&format!("{stem}.csv"), &["group", "value"], &rows)?;
+        let paper: Vec<Vec<String>> = groups.iter().filter_map(|g| Some(vec![g.label.clone(), num(g.paper?)])).collect();
+        if paper.is_empty() {
+            return Ok(());
+        }
+        self.csv(&format!("{stem}_paper.csv"), &["group", "value"], &paper)
     }
 
     /// Stacked line charts (time series, CDFs) with their data as `<stem>.csv`
@@ -109,10 +123,20 @@ pub fn num(v: f64) -> String {
     }
 }
 
-/// The empirical CDF of a sample as step points (value, fraction <= value).
+/// The empirical CDF of a sample as the corners of a step function (value, fraction <=
+/// value), starting at (smallest value, 0); draw it with `Series::step`.
 pub fn cdf_points(xs: &[f64]) -> Vec<(f64, f64)> {
     let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
     v.sort_by(f64::total_cmp);
     let n = v.len() as f64;
-    v.iter().enumerate().map(|(i, &x)| (x, (i + 1) as f64 / n)).collect()
+    v.first().map(|&x| (x, 0.0)).into_iter().chain(v.iter().enumerate().map(|(i, &x)| (x, (i + 1) as f64 / n))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_cdf_rises_from_zero_at_the_smallest_value() {
+        assert_eq!(super::cdf_points(&[3.0, 1.0, f64::NAN]), vec![(1.0, 0.0), (1.0, 0.5), (3.0, 1.0)]);
+        assert!(super::cdf_points(&[]).is_empty());
+    }
 }

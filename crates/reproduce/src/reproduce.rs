@@ -28,6 +28,9 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// Where a quick reproduction's reader finds the full preset's numbers.
+const FULL_NUMBERS: &str = "README.md (\"Results\", ferlin2016) and docs/reproduce.md (every paper), or run the same command without `--quick`";
+
 pub struct Reproduction {
     pub report: PathBuf,
     pub summary: PathBuf,
@@ -78,16 +81,22 @@ pub fn reproduce(papers: &[&'static dyn Paper], opts: &Options, root: &Path, thr
     );
     let mut keys = Map::new();
     let empty = Default::default();
+    let mut sections = String::new();
+    let mut claims = Vec::new();
     for p in papers {
         let mut out = PaperOut::new(root, p.name()).map_err(io)?;
         p.report(opts, results.get(p.name()).unwrap_or(&empty), &mut out).map_err(|e| Failure::Run(format!("{}: {e}", p.name())))?;
-        report.push_str(&format!("\n## {} ({})\n\n{}", p.title(), p.name(), out.markdown));
+        sections.push_str(&format!("\n## {} ({})\n\n{}", p.title(), p.name(), out.markdown));
+        claims.push((p.name(), std::mem::take(&mut out.claims)));
         for (k, v) in out.keys {
             if keys.insert(k.clone(), v).is_some() {
                 return Err(Failure::Run(format!("{}: the key '{k}' is reported twice", p.name())));
             }
         }
     }
+    report.push('\n');
+    report.push_str(&crate::verdict::markdown(&claims, opts.quick, FULL_NUMBERS));
+    report.push_str(&sections);
     keys.insert("papers".into(), papers.iter().map(|p| Value::from(p.name())).collect());
     keys.insert("quick".into(), opts.quick.into());
     keys.insert("runs".into(), planned.len().into());

@@ -105,7 +105,8 @@ fn decode_simulation(node: &Node, src: &Source) -> Result<SimulationSpec> {
     if probe_interval > duration {
         return Err(f.error("probe_interval", "must not be longer than simulation.duration"));
     }
-    Ok(SimulationSpec { duration, warmup, seed, probe_interval, bottleneck: f.string("bottleneck")? })
+    let seed_given = f.get("seed").is_some();
+    Ok(SimulationSpec { duration, warmup, seed, seed_given, probe_interval, bottleneck: f.string("bottleneck")? })
 }
 
 /// Names of links, nodes and flows: letters, digits, '_' and '-' (and `{i}` in templates),
@@ -290,7 +291,10 @@ fn decode_flow(index: usize, node: &Node, src: &Source) -> Result<FlowSpec> {
         return Err(name.error(src, "a flow name must not contain {i}: copies are named NAME.0, NAME.1, ..."));
     }
     let count = count(&f)?;
-    let mptcp = f.string("kind")?.is_some_and(|k| k.value == "mptcp");
+    // The kind decides which keys the flow needs, so an unknown kind is reported before any
+    // of them (a misspelt "mptcp" would otherwise read as a TCP flow missing its route).
+    let kind = f.choice("kind", &["tcp", "udp", "mptcp"])?.map_or("tcp".to_string(), |k| k.value);
+    let mptcp = kind == "mptcp";
     let route = match f.strings("route")? {
         Some(r) => r,
         None if mptcp => crate::mptcp::first_subflow(&f)?,
@@ -311,8 +315,7 @@ fn decode_flow(index: usize, node: &Node, src: &Source) -> Result<FlowSpec> {
     if stop.is_some_and(|s| s <= start) {
         return Err(f.error("stop", "must be later than start"));
     }
-    let kind = f.choice("kind", &["tcp", "udp", "mptcp"])?.map_or("tcp".to_string(), |k| k.value);
-    if kind != "mptcp" {
+    if !mptcp {
         for key in MPTCP_ONLY {
             f.only_with(key, "kind = \"mptcp\"")?;
         }

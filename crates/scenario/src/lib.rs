@@ -18,6 +18,7 @@ pub mod outcome;
 pub mod output;
 mod plots;
 pub mod progress;
+pub mod randomness;
 pub mod schema;
 mod simulate;
 mod suggest;

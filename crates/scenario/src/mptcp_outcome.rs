@@ -207,9 +207,14 @@ pub(crate) fn summary(m: &Multipath, put: &mut dyn FnMut(String, Value)) {
     }
 }
 
-/// observations.csv and decisions.csv: `time_s,connection,subflow,group,truth`.
+/// observations.csv and decisions.csv: `time_s,connection,subflow,group,truth`. A file is
+/// written only when some connection recorded a row for it: controllers without a detector
+/// (OLIA, LIA, ...) would leave only a header, which reads like a detector that saw nothing.
 pub(crate) fn write_csv(dir: &Path, m: &Multipath) -> io::Result<()> {
     for (file, pick) in [("observations.csv", true), ("decisions.csv", false)] {
+        if m.connections.iter().all(|c| if pick { c.observations.is_empty() } else { c.decisions.is_empty() }) {
+            continue;
+        }
         let mut w = io::BufWriter::new(std::fs::File::create(dir.join(file))?);
         writeln!(w, "time_s,connection,subflow,group,truth")?;
         for c in &m.connections {

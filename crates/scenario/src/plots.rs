@@ -11,8 +11,10 @@ fn points(times: &[f64], ys: &[f64]) -> Vec<(f64, f64)> {
     times.iter().copied().zip(ys.iter().copied()).collect()
 }
 
-/// Per-flow throughput (each flow when there are few; otherwise the minimum, mean and
-/// maximum across flows) above the total.
+/// Per-flow goodput (each flow when there are few; otherwise the minimum, mean and maximum
+/// across flows) above the total. Goodput is what the receiver delivered in order in each
+/// probe interval, so the bytes held behind a repaired loss arrive at once and a flow can
+/// briefly exceed its link's rate: the titles say so.
 pub fn throughput(path: &Path, o: &Outcome) -> Result<(), PlotError> {
     let s = &o.series;
     let per_flow = if o.flows.len() <= MAX_LINES {
@@ -31,10 +33,11 @@ pub fn throughput(path: &Path, o: &Outcome) -> Result<(), PlotError> {
         ]
     };
     let total: Vec<f64> = (0..s.times.len()).map(|k| s.flow_throughput_mbps.iter().map(|f| f[k]).sum()).collect();
-    let title = if o.flows.len() <= MAX_LINES { "Throughput per flow".to_string() } else { format!("Throughput across {} flows", o.flows.len()) };
+    let what = "bytes delivered in order at the receiver";
+    let title = if o.flows.len() <= MAX_LINES { format!("Goodput per flow: {what}") } else { format!("Goodput across {} flows: {what}", o.flows.len()) };
     let panels = [
-        Panel { title, x_label: "time (s)".into(), y_label: "Mb/s".into(), series: per_flow },
-        Panel { title: "Total throughput".into(), x_label: "time (s)".into(), y_label: "Mb/s".into(), series: vec![Series::new("all flows", points(&s.times, &total))] },
+        Panel { title, x_label: "time (s)".into(), y_label: "goodput (Mb/s)".into(), series: per_flow },
+        Panel { title: "Total goodput".into(), x_label: "time (s)".into(), y_label: "goodput (Mb/s)".into(), series: vec![Series::new("all flows", points(&s.times, &total))] },
     ];
     line_panels(path, &panels, 1000, 320)
 }
@@ -50,6 +53,6 @@ pub fn queue(path: &Path, o: &Outcome) -> Result<(), PlotError> {
     order.sort_by(|&a, &b| o.links[b].mean_queue_packets.total_cmp(&o.links[a].mean_queue_packets).then(a.cmp(&b)));
     let chosen: Vec<usize> = o.bottleneck.into_iter().chain(order.into_iter().filter(|&i| o.links[i].mean_queue_packets >= MIN_MEAN_QUEUE)).take(MAX_LINES).collect();
     let series = chosen.iter().map(|&i| Series::new(o.links[i].name.clone(), points(&s.times, &s.link_queue_packets[i]))).collect();
-    let panel = Panel { title: "Queue length".into(), x_label: "time (s)".into(), y_label: "packets".into(), series };
+    let panel = Panel { title: "Queue length (packets waiting, sampled at each probe interval)".into(), x_label: "time (s)".into(), y_label: "queue (packets)".into(), series };
     line_panels(path, &[panel], 1000, 360)
 }

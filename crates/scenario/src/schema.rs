@@ -20,6 +20,8 @@ pub struct SimulationSpec {
     /// Statistics in the summary cover [warmup, duration).
     pub warmup: u64,
     pub seed: u64,
+    /// The seed was chosen (`seed` in the file or by `--set`/`--seed`), not the default.
+    pub seed_given: bool,
     pub probe_interval: u64,
     /// The link whose forward direction the summary's `bottleneck_*` keys describe.
     pub bottleneck: Option<Located<String>>,

@@ -35,7 +35,12 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
         put(format!("link.{}.mean_queue_packets", l.name), json!(l.mean_queue_packets));
     }
     let bulk: Vec<f64> = o.flows.iter().filter(|f| f.bulk).map(|f| f.throughput_mbps).collect();
-    if let Some(j) = jain_index(&bulk) {
+    // The index covers the TCP bulk flows; over one flow it is 1 by definition and says
+    // nothing about fairness, so it is written from two flows on, always with its count.
+    if !bulk.is_empty() {
+        put("jain_flows".into(), json!(bulk.len()));
+    }
+    if let Some(j) = jain_index(&bulk).filter(|_| bulk.len() >= 2) {
         put("jain_index".into(), json!(j));
     }
     let total: f64 = o.flows.iter().map(|f| f.throughput_mbps).sum();

@@ -109,12 +109,16 @@ fn convert(value: Spanned<DeValue<'_>>, origin: MakeOrigin) -> Result<Node> {
     Ok(Node { kind, origin: at })
 }
 
+/// The table whose keys are names the file chooses (`[links.NAME]`): `--set` may change its
+/// entries but not add new ones.
+const NAMED_TABLE: &str = "links";
+
 /// Applies `KEY=VALUE` overrides (in order) to the document. KEY is a dotted path; a path
 /// segment after an array selects an element by index or by its `name` field. VALUE is read
 /// as a TOML value when it is one (`60`, `true`, `["a", "b"]`, `"x"`) and as a plain string
 /// otherwise (`60s`, `reno`); an empty VALUE removes the key (or array element). Missing
-/// tables on the way are created; what the new value means is checked later like any value
-/// in the file.
+/// keys and tables on the way are created (except a new link, see [`NAMED_TABLE`]); what the
+/// new value means is checked later like any value in the file.
 pub fn apply_overrides(doc: &mut Table, src: &Source) -> Result<()> {
     for (i, text) in src.overrides.iter().enumerate() {
         let at = Origin::Set(i);
@@ -163,6 +167,13 @@ fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Option<Node>, src
                     let hint = did_you_mean(seg, t.entries.iter().map(|e| e.key.as_str()));
                     return Err(src.error(at, &here, format!("nothing to remove: no such key{hint}")));
                 }
+                (None, _, false) if walked == NAMED_TABLE => {
+                    // A typo in a link's name would otherwise add a half-made link and fail
+                    // later on its missing `from`; --set changes links, it does not add them.
+                    let names: Vec<&str> = t.entries.iter().map(|e| e.key.as_str()).collect();
+                    let hint = did_you_mean(seg, names.iter().copied());
+                    return Err(src.error(at, &here, format!("no link '{seg}' in the scenario{hint}; --set changes the links the file has ({}), it cannot add one", names.join(", "))));
+                }
                 (None, _, false) => {
                     let kind = Kind::Table(Table::default());
                     t.entries.push(Entry { key: seg.to_string(), key_origin: at.clone(), value: Node { kind, origin: at.clone() } });
@@ -177,7 +188,8 @@ fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Option<Node>, src
             let index = index.or_else(|| items.iter().position(|n| element_name(n).as_deref() == Some(seg)));
             let Some(index) = index else {
                 let named = if names.is_empty() { String::new() } else { format!(" or one of the names {}", names.join(", ")) };
-                return Err(src.error(at, &here, format!("no such element: '{walked}' has {} element(s); use an index below {}{named}", items.len(), items.len())));
+                let hint = did_you_mean(seg, names.iter().map(String::as_str));
+                return Err(src.error(at, &here, format!("no such element{hint}: '{walked}' has {} element(s); use an index below {}{named}", items.len(), items.len())));
             };
             if last && value.is_none() {
                 items.remove(index);
@@ -268,10 +280,25 @@ mod tests {
         let e = doc(text, &["flows.zz.cc=reno"]).unwrap_err();
         assert_eq!(e.location, "--set flows.zz.cc=reno");
         assert!(e.message.contains("one of the names a"), "{e}");
+        let e = doc("[[flows]]\nname = \"reno\"\n", &["flows.renoo.cc=cubic"]).unwrap_err();
+        assert!(e.message.contains("no such element (did you mean 'reno'?)"), "{e}");
         let e = doc(text, &["simulation.duration.x=1"]).unwrap_err();
         assert!(e.message.contains("is a string, not a table"), "{e}");
         let e = doc(text, &["duration"]).unwrap_err();
         assert!(e.message.contains("KEY=VALUE"), "{e}");
+    }
+
+    #[test]
+    fn a_misspelt_link_name_is_refused_with_a_suggestion() {
+        let text = "[links.bottleneck]\nrate = \"10Mbps\"\n[links.access]\nrate = \"1Gbps\"\n";
+        let e = doc(text, &["links.botleneck.rate=5Mbps"]).unwrap_err();
+        assert_eq!(e.location, "--set links.botleneck.rate=5Mbps");
+        assert!(e.message.contains("no link 'botleneck'") && e.message.contains("did you mean 'bottleneck'?"), "{e}");
+        assert!(e.message.contains("(bottleneck, access)") && !e.message.contains("from"), "{e}");
+        // New keys inside an existing link, and new top-level tables, are still added.
+        let (t, _) = doc(text, &["links.bottleneck.queue=red", "links.access.reverse.rate=1Mbps", "simulation.seed=3"]).unwrap();
+        assert!(matches!(&lookup(&t, &["links", "access", "reverse", "rate"]).kind, Kind::Str(s) if s == "1Mbps"));
+        assert!(matches!(lookup(&t, &["simulation", "seed"]).kind, Kind::Int(3)));
     }
 
     #[test]

@@ -148,6 +148,11 @@ fn cross_references_and_choices() {
     let e = err(&text, &[]);
     assert_at(&e, &text, "log_delays", "flows.bulk.log_delays", "only applies with kind = \"tcp\"");
 
+    // An unknown kind is named as such, before the keys that kind would need (route).
+    let text = GOOD.replace("count = 2\nroute = [\"left\", \"right\"]", "kind = \"mptpc\"");
+    let e = err(&text, &[]);
+    assert_at(&e, &text, "mptpc", "flows.bulk.kind", "unknown value \"mptpc\" (did you mean 'mptcp'?); expected one of: tcp, udp, mptcp");
+
     let text = GOOD.replace("count = 2", "count = 0");
     let e = err(&text, &[]);
     assert_at(&e, &text, "count = 0", "flows.bulk.count", "expected an integer from 1");
@@ -171,6 +176,12 @@ fn overrides_are_checked_like_the_file() {
     let e = err(GOOD, &["links.bottleneck.rat=50Mbps"]);
     assert_eq!(e.location, "--set links.bottleneck.rat=50Mbps");
     assert!(e.message.contains("did you mean 'rate'?"), "{e}");
+
+    // A misspelt link name is refused with the closest name, not added as a new link.
+    let e = err(GOOD, &["links.botleneck.rate=5Mbps"]);
+    assert_eq!(e.location, "--set links.botleneck.rate=5Mbps");
+    assert_eq!(e.field, "links.botleneck");
+    assert!(e.message.contains("no link 'botleneck'") && e.message.contains("did you mean 'bottleneck'?"), "{e}");
 
     let e = err(GOOD, &["flows.bulk.route=[\"left\", \"nowhere\"]"]);
     assert_eq!(e.field, "flows.bulk.route");

@@ -1,7 +1,7 @@
 //! Multipath flows in scenario files: what is refused, the --cc override, and the metrics of
 //! a short run.
 
-use pathpool_scenario::{load_str, mptcp, progress::Progress, simulate, summary};
+use pathpool_scenario::{load_str, mptcp, output, progress::Progress, simulate, summary};
 
 const TWO_PATHS: &str = r#"
 [simulation]
@@ -98,12 +98,25 @@ fn cc_override_applies_to_every_connection_and_checks_names() {
 fn a_run_reports_multipath_metrics() {
     let mut l = load_str("mp.toml", TWO_PATHS, &[]).unwrap();
     let run = |l: &pathpool_scenario::Loaded| summary::summary(&simulate(l, &Progress::hidden()).unwrap());
-    let sbd = run(&l);
+    // The outputs of a run, written into a fresh folder; returns the folder's file names.
+    let files = |l: &pathpool_scenario::Loaded, tag: &str| {
+        let dir = std::env::temp_dir().join(format!("pathpool-mptcp-files-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let s = output::write_all(&dir, &simulate(l, &Progress::hidden()).unwrap()).unwrap();
+        let names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        std::fs::remove_dir_all(&dir).unwrap();
+        (s, names)
+    };
+    let (sbd, names) = files(&l, "sbd");
     for key in ["mptcp_mbps", "tcp_mbps", "sum_ratio", "mptcp.mp.sf0.ratio", "mptcp.mp.sf1.ratio", "observation_accuracy", "decision_accuracy", "groups_1", "groups_2"] {
         assert!(sbd.contains_key(key), "missing {key}");
     }
+    assert!(names.contains(&"decisions.csv".to_string()) && names.contains(&"observations.csv".to_string()), "{names:?}");
     mptcp::override_cc(&mut l, "uncoupled").unwrap();
-    let unc = run(&l);
+    // No detector, no detector files (not header-only ones).
+    let (unc, names) = files(&l, "uncoupled");
+    assert!(!names.iter().any(|n| n == "decisions.csv" || n == "observations.csv"), "{names:?}");
     // Uncoupled Reno on two disjoint paths, each shared with one Reno flow: about 1.
     let r = unc["sum_ratio"].as_f64().unwrap();
     assert!((0.8..1.25).contains(&r), "uncoupled sum_ratio {r}");

@@ -15,7 +15,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Master seed; overrides simulation.seed.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::seed_arg::parse)]
     pub seed: Option<u64>,
     /// Override a value of the file by dotted path, e.g. links.bottleneck.rate=50Mbps (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -34,6 +34,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut loaded = pathpool_scenario::load(&args.file, &overrides).map_err(|e| CliError::usage(e.to_string()))?;
     if let Some(cc) = &args.cc {
         pathpool_scenario::mptcp::override_cc(&mut loaded, cc).map_err(|e| CliError::usage(e.to_string()))?;
+    }
+    if let Some(w) = pathpool_scenario::randomness::seed_warning(&loaded.scenario) {
+        eprintln!("{w}");
     }
     let out = OutDir::create("--out", &args.out)?;
     let progress = Progress::new(loaded.scenario.simulation.duration);

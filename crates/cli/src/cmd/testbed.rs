@@ -40,7 +40,7 @@ pub struct TestbedRunArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Master seed (loss draws and UDP timing); overrides simulation.seed.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::seed_arg::parse)]
     pub seed: Option<u64>,
     /// Override a value of the file by dotted path (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]

@@ -30,7 +30,7 @@ pub struct TracegenArgs {
     /// Probe packets per flow per second (Poisson).
     #[arg(long, default_value_t = 500.0)]
     pub rate: f64,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::seed_arg::parse)]
     pub seed: u64,
     /// Mean per-packet path noise, ms (exponential; each path scales it by 0.5-1.5).
     #[arg(long, default_value_t = 0.5)]

@@ -89,8 +89,9 @@ pub fn figure(path: &Path, rows: &[Row]) -> Result<(), pathpool_plot::PlotError>
     for r in rows {
         let base = median(&r.sim);
         for (backend, values) in [("real", &r.real), ("sim", &r.sim)] {
-            groups.push(pathpool_plot::BoxGroup { label: format!("{} {backend}", r.case.name), values: values.iter().map(|v| v / base).collect() });
+            groups.push(pathpool_plot::BoxGroup::new(format!("{} {backend}", r.case.name), values.iter().map(|v| v / base).collect()));
         }
     }
-    pathpool_plot::box_plot(path, "fidelity: each run's value / the simulator's median", "value / simulator median", &groups, 1600, 600)
+    let titles = pathpool_plot::BoxTitles { title: "fidelity: each run's value / the simulator's median", x_label: "case, backend", y_label: "value / simulator median", paper: "" };
+    pathpool_plot::box_plot(path, &titles, &groups, 1600, 600)
 }

@@ -8,8 +8,8 @@ use crate::job::{Job, Results};
 use crate::papers::seeds::{median, seed_id};
 use crate::report::fmt;
 use crate::stats;
-use crate::{Options, PaperOut};
-use pathpool_plot::BoxGroup;
+use crate::{Claim, Options, PaperOut};
+use pathpool_plot::{BoxGroup, BoxTitles};
 use serde_json::Value;
 
 /// No `lia`: LIA's cap at the TCP increase (a/w <= 1/w_r) can bind only when one subflow's
@@ -83,7 +83,11 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
             rows.push(row);
             let key = if fence == "fence" { "fence_rate_ratio" } else { "fence_half_rate_ratio" };
             out.key(&format!("{key}_{}", cc.replace('-', "_")), ratio);
-            groups.push(BoxGroup { label: format!("{} {cc}", if fence == "fence" { "equal" } else { "half" }), values: ratios });
+            if fence == "fence" {
+                let p = paper_ratio[j];
+                out.claim(Claim::new(format!("Fence, equal links, {cc}: rate ratio"), ratio, p.to_string(), (0.85 * p)..=(1.15 * p), "see section \"Fence\""));
+            }
+            groups.push(BoxGroup::new(format!("{} {cc}", if fence == "fence" { "equal" } else { "half" }), ratios).paper(Some(paper_ratio[j])));
         }
         out.para(if fence == "fence" { "Equal links:" } else { "Middle link (link 3) at half capacity:" });
         out.table(&["scheme", "rate ratio", "loss link 1", "loss link 2", "loss link 3", "flow 2 time at an extreme"], &rows);
@@ -97,7 +101,8 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
         "The rate ratios follow S1 in S1's order: FULLY COUPLED nearly equalises the flows, LINKED INCREASES pools part of the way, UNCOUPLED TCPs sit near Reno's 1.5 and 2. Halving the middle link raises its loss rate by a factor of: {}. The coupled schemes shift traffic away from the surge, uncoupled Reno cannot. The absolute loss rates differ from S1's (S1 warns they are not comparable across schemes either): they depend on the window sizes and hence on the RTT, which S1 does not give for the fence (100 ms here).",
         surge.join(", ")
     ));
-    out.boxes("fence_rate_ratio", "Fence: (flow 1 + flow 4) / (flow 2 + flow 3); equal links and middle link halved", "rate ratio", &groups)?;
+    let titles = BoxTitles { title: "Fence: (flow 1 + flow 4) / (flow 2 + flow 3)", x_label: "links (equal, or middle link halved), scheme", y_label: "rate ratio", paper: "S1" };
+    out.boxes("fence_rate_ratio", &titles, &groups)?;
 
     let panels: Vec<_> = ["fully-coupled", "linked-increases"]
         .iter()

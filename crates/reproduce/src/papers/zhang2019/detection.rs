@@ -10,7 +10,7 @@ use crate::papers::seeds::{seed_id, values_of};
 use crate::report::{fmt, num};
 use crate::scenario_job::{scenario_job, Extract, ScenarioRun};
 use crate::{stats, Options, PaperOut};
-use pathpool_plot::BoxGroup;
+use pathpool_plot::{BoxGroup, BoxTitles};
 use pathpool_sbd::replay::{owd_events, rtt_events, run_rfc8382, run_trend};
 use pathpool_sbd::{FilterParams, Observation, SbdParams, TrendParams};
 use pathpool_scenario::delay_trace::{owd_rows, rtt_rows};
@@ -214,7 +214,7 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
     let mut sums: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
     for (placement, placement_name) in PLACEMENTS {
         for (detector, detector_name) in DETECTORS {
-            boxes.push(BoxGroup { label: format!("{detector_name}, {}", if placement == "sb" { "shared" } else { "control" }), values: Vec::new() });
+            boxes.push(BoxGroup::new(format!("{detector_name}, {}", if placement == "sb" { "shared" } else { "control" }), Vec::new()));
             let group = boxes.len() - 1;
             for case in &TABLE2 {
                 for (label, _, _) in VARIANTS {
@@ -264,7 +264,8 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
     );
     out.csv("dumbbell_detection.csv", &["bottleneck", "case", "variant", "detector", "cross_share", "same_share", "flagged_share", "first_cross_s"], &csv_rows)?;
     out.csv("dumbbell_intervals.csv", &["case", "variant", "detector", "start_s", "end_s"], &interval_rows)?;
-    out.boxes("dumbbell_cross_share", "Dumbbell: share of evaluations grouping a cross pair", "share of evaluations", &boxes)?;
+    let titles = BoxTitles { title: "Dumbbell: share of evaluations grouping a cross pair", x_label: "detector, bottleneck placement", y_label: "share of evaluations", paper: "" };
+    out.boxes("dumbbell_cross_share", &titles, &boxes)?;
     for (key, name) in [("sb_tr", "dumbbell_tr_shared_rate"), ("sb_ssc_observations", "dumbbell_ssc_shared_rate"), ("nsb_tr", "dumbbell_tr_false_rate"), ("nsb_ssc_observations", "dumbbell_ssc_false_rate")] {
         out.key(name, stats::mean(sums.get(key).map_or(&[][..], |v| &v[..])));
     }
