@@ -3,7 +3,7 @@
 //!
 //! cargo run --release -p pathpool-cc --example event_cost [-- <subflows> <events>]
 
-use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, SubflowSet};
+use pathpool_cc::{Signal, AckInfo, Algorithm, CcConfig, Controller, SubflowSet};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -28,7 +28,7 @@ fn main() {
             let now = i as u64 * 10_000;
             let rtt = 20_000_000 + (sf as u64) * 15_000_000 + (i as u64 % 7) * 1_000_000;
             if (i / n) % 300 == 299 {
-                c.on_fast_retransmit(sf, now, c.cwnd(sf), all);
+                { c.set_coupling(sf, all); c.on_congestion(sf, now, Signal::Loss, c.cwnd(sf)) };
                 c.on_recovery_exit(sf, now);
             } else {
                 let ack = AckInfo {
@@ -36,9 +36,9 @@ fn main() {
                     rtt_sample: Some(rtt),
                     cwnd_limited: true,
                 };
-                c.on_ack(sf, now, black_box(ack), all);
+                { c.set_coupling(sf, all); c.on_ack(sf, now, black_box(ack)) };
                 if (i / n) % 20 == 19 {
-                    c.on_round_end(sf, now, all);
+                    { c.set_coupling(sf, all); c.on_round_end(sf, now) };
                 }
             }
         }

@@ -3,6 +3,9 @@
 //! the controller keeps the un-inflated window (`cwnd = ssthresh` during recovery).
 
 use crate::config::SlowStartTest;
+use crate::connection::Connection;
+use crate::control::CongestionControl;
+use crate::Nanos;
 
 pub(crate) fn in_slow_start(cwnd: f64, ssthresh: f64, test: SlowStartTest) -> bool {
     match test {
@@ -34,4 +37,20 @@ pub(crate) fn increase(cwnd: &mut f64, units: f64) {
 /// ssthresh after a loss (RFC 5681 eq. 4): half the flight size, floored.
 pub(crate) fn ssthresh_after_loss(flight_size: f64, min_ssthresh: f64) -> f64 {
     (flight_size / 2.0).max(min_ssthresh)
+}
+
+/// Reno / NewReno (RFC 5681, RFC 6582): no state beyond the common window.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reno;
+
+impl CongestionControl for Reno {
+    type Path = ();
+    type Shared = ();
+    const COUPLED: bool = false;
+
+    fn new_path(&self) {}
+
+    fn increase(c: &mut Connection<Self>, sf: usize, _now: Nanos, units: f64) {
+        c.increase_reno(sf, units);
+    }
 }

@@ -1,4 +1,5 @@
-//! RFC 6298 retransmission-timeout estimator.
+//! RFC 6298 retransmission-timeout estimator, and its smoothed-RTT part on its own (what the
+//! congestion controllers read).
 
 use crate::Nanos;
 
@@ -10,12 +11,36 @@ const K: f64 = 4.0;
 /// Clock granularity G of RFC 6298 §2: time is kept in nanoseconds.
 const GRANULARITY: f64 = 1.0;
 
+/// SRTT alone (RFC 6298 (2.2), (2.3) with alpha = 1/8): what a controller needs of the RTT.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct SmoothedRtt(Option<f64>);
+
+impl SmoothedRtt {
+    pub fn on_sample(&mut self, rtt: Nanos) {
+        let r = rtt as f64;
+        self.0 = Some(match self.0 {
+            None => r,                                  // (2.2)
+            Some(srtt) => (1.0 - ALPHA) * srtt + ALPHA * r, // (2.3)
+        });
+    }
+
+    /// Unrounded SRTT.
+    pub fn get(&self) -> Option<f64> {
+        self.0
+    }
+
+    /// SRTT rounded to whole nanoseconds.
+    pub fn nanos(&self) -> Option<Nanos> {
+        self.0.map(|s| s.round() as Nanos)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RttEstimator {
     min_rto: Nanos,
     max_rto: Nanos,
     initial_rto: Nanos,
-    srtt: Option<f64>,
+    srtt: SmoothedRtt,
     rttvar: f64,
     /// Number of doublings since the last sample (RFC 6298 (5.5)).
     backoffs: u32,
@@ -35,7 +60,7 @@ impl RttEstimator {
             min_rto: min_rto.min(max_rto),
             max_rto,
             initial_rto,
-            srtt: None,
+            srtt: SmoothedRtt::default(),
             rttvar: 0.0,
             backoffs: 0,
         }
@@ -44,18 +69,12 @@ impl RttEstimator {
     /// A Karn-valid RTT measurement (RFC 6298 §3: never from a retransmitted segment).
     pub fn on_sample(&mut self, rtt: Nanos) {
         let r = rtt as f64;
-        match self.srtt {
-            // (2.2) first measurement
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = r / 2.0;
-            }
+        self.rttvar = match self.srtt.get() {
+            None => r / 2.0, // (2.2) first measurement
             // (2.3) RTTVAR first, with the old SRTT
-            Some(srtt) => {
-                self.rttvar = (1.0 - BETA) * self.rttvar + BETA * (srtt - r).abs();
-                self.srtt = Some((1.0 - ALPHA) * srtt + ALPHA * r);
-            }
-        }
+            Some(srtt) => (1.0 - BETA) * self.rttvar + BETA * (srtt - r).abs(),
+        };
+        self.srtt.on_sample(rtt);
         // A new measurement ends the back-off (RFC 6298 §5 note after (5.7)).
         self.backoffs = 0;
     }
@@ -68,7 +87,7 @@ impl RttEstimator {
     }
 
     pub fn rto(&self) -> Nanos {
-        let base = match self.srtt {
+        let base = match self.srtt.get() {
             None => self.initial_rto as f64,                       // (2.1)
             Some(srtt) => srtt + GRANULARITY.max(K * self.rttvar), // (2.3)
         };
@@ -78,12 +97,12 @@ impl RttEstimator {
     }
 
     pub fn srtt(&self) -> Option<Nanos> {
-        self.srtt.map(|s| s.round() as Nanos)
+        self.srtt.nanos()
     }
 
-    /// Unrounded SRTT, for the coupled formulas.
+    /// Unrounded SRTT.
     pub fn srtt_f64(&self) -> Option<f64> {
-        self.srtt
+        self.srtt.get()
     }
 
     pub fn rttvar(&self) -> Nanos {
