@@ -1,7 +1,6 @@
 //! BALIA (draft-walid-mptcp-congestion-control-04 §2; Linux `mptcp_balia.c`), in segments.
 
-use crate::connection::Connection;
-use crate::control::{CongestionControl, CongestionEvent};
+use crate::connection::{CongestionControl, CongestionEvent, Connection};
 use crate::path::PathState;
 use crate::set::SubflowSet;
 
@@ -47,7 +46,7 @@ impl CongestionControl for Balia {
     fn ssthresh_after_congestion(c: &mut Connection<Self>, e: CongestionEvent) -> f64 {
         let (sf, set, flight, min) = (e.sf, e.set, e.flight, e.min);
         if set.len() <= 1 {
-            return crate::reno::ssthresh_after_loss(flight, min);
+            return crate::window::ssthresh_after_loss(flight, min);
         }
         let (x, max, _) = rates(&c.paths, set, sf);
         let mut alpha = if x > 0.0 { max / x } else { 1.0 };

@@ -1,84 +1,13 @@
 //! Knobs of the controllers. `CcConfig::default()` follows the RFCs where they are precise;
 //! the knobs exist where the papers' results depend on a choice the RFCs leave open
 //! (algorithms.md §11 items 1, 7, 9, 10, 11, 34-36). docs/algorithms.md gives the reasons.
-//! The knobs of one algorithm live in its own file (`CubicParams` in cubic.rs, ...).
+//! The knobs of one algorithm live in its own file (`CubicParams` in cubic.rs, ...), the
+//! shared window knobs in window.rs.
 
 use crate::cubic::CubicParams;
 use crate::olia::OliaBestPath;
+use crate::window::{AckCounting, MinSsthresh, SlowStartTest, WindowConfig};
 use crate::wvegas::WVegasParams;
-
-/// Floor of ssthresh after a decrease, in segments.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum MinSsthresh {
-    /// 1 when the decrease happens on a coupled algorithm with >= 2 subflows in the
-    /// coupling set (OLIA-05 §3, BALIA-04 §2, S0 Remark 1), else 2 (RFC 5681 eq. 4).
-    Auto,
-    /// Always this value (>= 1).
-    Fixed(f64),
-}
-
-/// When a subflow is in slow start (algorithms.md §11 item 34).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SlowStartTest {
-    /// `cwnd < ssthresh` (Linux >= 4.x `tcp_in_slow_start`).
-    Less,
-    /// `cwnd <= ssthresh` (Linux 3.14, the kernel of S0, and the MPTCP-SBD port).
-    LessOrEqual,
-}
-
-/// What one unit of congestion-avoidance increase is (algorithms.md §11 item 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AckCounting {
-    /// Scale the increase by the newly acknowledged segments (RFC 5681 byte counting,
-    /// RFC 6356 `bytes_acked`, OLIA-05).
-    PerSegment,
-    /// One increase unit per ACK event whatever it acknowledges (Linux MPTCP modules).
-    PerAckEvent,
-}
-
-/// The window rules every algorithm shares.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WindowConfig {
-    /// Segments (RFC 6928: 10).
-    pub initial_cwnd: f64,
-    /// Segments (RFC 5681 §3.1: arbitrarily high).
-    pub initial_ssthresh: f64,
-    pub min_ssthresh: MinSsthresh,
-    pub slow_start: SlowStartTest,
-    pub counting: AckCounting,
-}
-
-impl Default for WindowConfig {
-    fn default() -> Self {
-        CcConfig::default().window()
-    }
-}
-
-impl WindowConfig {
-    /// The error names the field and what was expected.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(self.initial_cwnd.is_finite() && self.initial_cwnd >= 1.0) {
-            return Err(format!(
-                "initial_cwnd: expected a finite number >= 1, got {}",
-                self.initial_cwnd
-            ));
-        }
-        if self.initial_ssthresh.is_nan() || self.initial_ssthresh < 1.0 {
-            return Err(format!(
-                "initial_ssthresh: expected a number >= 1 or infinity, got {}",
-                self.initial_ssthresh
-            ));
-        }
-        if let MinSsthresh::Fixed(m) = self.min_ssthresh {
-            if !(m.is_finite() && m >= 1.0) {
-                return Err(format!(
-                    "min_ssthresh: expected a finite number >= 1, got {m}"
-                ));
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Every knob of every algorithm, as scenario files and command lines set them; each
 /// algorithm takes its own part (`Controller::new`).
@@ -149,14 +78,5 @@ impl CcConfig {
         self.cubic.validate()?;
         self.wvegas.validate()?;
         crate::linked_increases::validate_a(self.linked_increases_a)
-    }
-}
-
-/// The error of a parameter that must be finite and > 0.
-pub(crate) fn positive_finite(name: &str, v: f64) -> Result<(), String> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(format!("{name}: expected a finite number > 0, got {v}"))
     }
 }

@@ -1,14 +1,91 @@
 //! One connection's congestion control for algorithm `A`: every path's state, the coupling
 //! groups, and the window logic every algorithm shares (RFC 5681 slow start, RFC 6582
-//! recovery, RFC 6298 timeouts, RFC 3168 ECN). The per-algorithm parts are hooks of
-//! [`CongestionControl`], dispatched statically.
+//! recovery, RFC 6298 timeouts, RFC 3168 ECN); and [`CongestionControl`], what one algorithm
+//! supplies: its per-path state, its connection-level state and the hooks the shared logic
+//! calls (a file per algorithm implements it). Hooks without a default are the ones every
+//! algorithm decides; the defaults are Reno's behaviour and compile to nothing (static
+//! dispatch). The trait and the type it is hosted by live together: each names the other.
 
-use crate::config::{AckCounting, MinSsthresh, WindowConfig};
-use crate::control::{CongestionControl, CongestionEvent};
+use crate::window::{self, AckCounting, MinSsthresh, WindowConfig};
 use crate::interface::{AckInfo, Signal};
 use crate::path::PathState;
 use crate::set::{SubflowSet, MAX_SUBFLOWS};
-use crate::{reno, Nanos};
+use crate::Nanos;
+use std::fmt::Debug;
+
+/// A congestion signal on path `sf` as the ssthresh hook sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct CongestionEvent {
+    pub sf: usize,
+    /// `sf`'s coupling set.
+    pub set: SubflowSet,
+    /// FlightSize, segments (finite, >= 0).
+    pub flight: f64,
+    /// The ssthresh floor.
+    pub min: f64,
+}
+
+pub trait CongestionControl: Clone + Debug + Sized {
+    /// What the algorithm remembers per path beyond the common window state.
+    type Path: Clone + Copy + Debug;
+    /// What the algorithm keeps per connection (LIA's alpha cache); `()` when nothing.
+    type Shared: Clone + Debug + Default;
+    /// True when windows of different paths influence each other (the ssthresh floor 1 of
+    /// `MinSsthresh::Auto` applies only then).
+    const COUPLED: bool;
+
+    fn new_path(&self) -> Self::Path;
+
+    /// Checks the algorithm's parameters; the error names the field and what was expected.
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// A Karn-valid RTT sample arrived on this path.
+    fn on_rtt_sample(_path: &mut Self::Path, _rtt: Nanos) {}
+
+    /// Segments newly acknowledged on this path (> 0).
+    fn on_acked(_path: &mut Self::Path, _segments: f64) {}
+
+    /// The sender was not cwnd-limited; `idle` has passed since the previous ACK.
+    fn on_app_limited(_path: &mut Self::Path, _idle: Nanos) {}
+
+    /// Congestion-avoidance increase of `sf` by `units` (acked segments or ACK events),
+    /// outside recovery and slow start. Default: the coupled increase over `sf`'s coupling
+    /// set, Reno's when `sf` is alone in it.
+    fn increase(c: &mut Connection<Self>, sf: usize, now: Nanos, units: f64) {
+        let _ = now;
+        if let Some(set) = c.coupled_increase_set(sf, units) {
+            Self::coupled_increase(c, sf, set, units);
+        }
+    }
+
+    /// The increase of a coupled algorithm over `set` (at least two paths, all with an RTT).
+    fn coupled_increase(c: &mut Connection<Self>, sf: usize, set: SubflowSet, units: f64) {
+        let _ = (c, sf, set, units);
+    }
+
+    /// ssthresh after a congestion signal. Default: RFC 5681 eq. 4.
+    fn ssthresh_after_congestion(c: &mut Connection<Self>, e: CongestionEvent) -> f64 {
+        let _ = c;
+        window::ssthresh_after_loss(e.flight, e.min)
+    }
+
+    /// End of an RTT round on `sf` (only algorithms that act per round use it).
+    fn on_round_end(_c: &mut Connection<Self>, _sf: usize, _now: Nanos) {}
+
+    fn on_recovery_exit(&self, _path: &mut Self::Path) {}
+
+    fn on_timeout(&self, _path: &mut Self::Path) {}
+
+    /// A window, the usable paths or a congestion state changed (LIA recomputes its alpha).
+    fn invalidate(_shared: &mut Self::Shared) {}
+
+    /// LIA's alpha / LINKED INCREASES' a for probes (1.0 where the algorithm has none).
+    fn alpha(_c: &Connection<Self>) -> f64 {
+        1.0
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Connection<A: CongestionControl> {
@@ -119,8 +196,8 @@ impl<A: CongestionControl> Connection<A> {
         }
         let test = self.window.slow_start;
         let mut rest = acked;
-        if reno::in_slow_start(s.cwnd, s.ssthresh, test) {
-            rest = reno::slow_start(&mut s.cwnd, s.ssthresh, acked, test);
+        if window::in_slow_start(s.cwnd, s.ssthresh, test) {
+            rest = window::slow_start(&mut s.cwnd, s.ssthresh, acked, test);
             // Linux 3.14 drops what is left of an ACK that ends slow start.
             if self.window.counting == AckCounting::PerAckEvent {
                 rest = 0.0;
@@ -215,7 +292,7 @@ impl<A: CongestionControl> Connection<A> {
 
     pub fn in_slow_start(&self, sf: usize) -> bool {
         let s = &self.paths[sf];
-        reno::in_slow_start(s.cwnd, s.ssthresh, self.window.slow_start)
+        window::in_slow_start(s.cwnd, s.ssthresh, self.window.slow_start)
     }
 
     /// LIA's alpha / LINKED INCREASES' a (1.0 for other algorithms), for probes.
@@ -267,7 +344,7 @@ impl<A: CongestionControl> Connection<A> {
     }
 
     pub(crate) fn increase_reno(&mut self, sf: usize, units: f64) {
-        reno::increase(&mut self.paths[sf].cwnd, units);
+        window::increase(&mut self.paths[sf].cwnd, units);
     }
 
     /// A change of floor(cwnd) triggers LIA's alpha recomputation (RFC 6356 §4.1).

@@ -1,9 +1,8 @@
 //! CUBIC (RFC 9438 §4), windows in segments, time in seconds inside the formulas.
 //! Slow start is standard (RFC 9438 §4.10 allows it; HyStart++ is not modelled).
 
-use crate::config::positive_finite;
-use crate::connection::Connection;
-use crate::control::{CongestionControl, CongestionEvent};
+use crate::check::positive_finite;
+use crate::connection::{CongestionControl, CongestionEvent, Connection};
 use crate::Nanos;
 
 /// RFC 9438 CUBIC parameters.

@@ -1,8 +1,7 @@
 //! FULLY COUPLED (S1 §2): the subflows of a connection behave as one TCP flow whose window is
 //! their total, windows in segments.
 
-use crate::connection::Connection;
-use crate::control::{CongestionControl, CongestionEvent};
+use crate::connection::{CongestionControl, CongestionEvent, Connection};
 use crate::lia::total_window;
 use crate::set::SubflowSet;
 
@@ -27,7 +26,7 @@ impl CongestionControl for FullyCoupled {
     fn ssthresh_after_congestion(c: &mut Connection<Self>, e: CongestionEvent) -> f64 {
         let (sf, set, flight, min) = (e.sf, e.set, e.flight, e.min);
         if set.len() <= 1 {
-            return crate::reno::ssthresh_after_loss(flight, min);
+            return crate::window::ssthresh_after_loss(flight, min);
         }
         let others = total_window(&c.paths, set.without(sf));
         (flight - (flight + others) / 2.0).max(min)

@@ -1,8 +1,7 @@
 //! LIA, Linked Increases Algorithm (RFC 6356 §3-§4; S1 §4 "RTT COMPENSATOR"), in segments
 //! with f64 arithmetic (algorithms.md §1.6, §11 item 4).
 
-use crate::connection::Connection;
-use crate::control::CongestionControl;
+use crate::connection::{CongestionControl, Connection};
 use crate::path::PathState;
 use crate::set::SubflowSet;
 

@@ -17,9 +17,9 @@
 
 mod algorithm;
 mod balia;
+mod check;
 mod config;
 mod connection;
-mod control;
 mod controller;
 mod cubic;
 mod fully_coupled;
@@ -31,6 +31,7 @@ mod path;
 mod reno;
 mod rtt;
 mod set;
+mod window;
 mod wvegas;
 
 /// Time in nanoseconds, always passed in by the caller.
@@ -38,9 +39,8 @@ pub type Nanos = u64;
 
 pub use algorithm::{Algorithm, SinglePath};
 pub use balia::Balia;
-pub use config::{AckCounting, CcConfig, MinSsthresh, SlowStartTest, WindowConfig};
-pub use connection::Connection;
-pub use control::CongestionControl;
+pub use config::CcConfig;
+pub use connection::{CongestionControl, CongestionEvent, Connection};
 pub use controller::Controller;
 pub use cubic::{Cubic, CubicParams};
 pub use fully_coupled::FullyCoupled;
@@ -52,4 +52,5 @@ pub use path::PathState;
 pub use reno::Reno;
 pub use rtt::{RttEstimator, SmoothedRtt};
 pub use set::{SubflowSet, MAX_SUBFLOWS};
+pub use window::{AckCounting, MinSsthresh, SlowStartTest, WindowConfig};
 pub use wvegas::{WVegas, WVegasParams};

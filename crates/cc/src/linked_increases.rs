@@ -1,9 +1,8 @@
 //! LINKED INCREASES (S1 §3): `a/w` per ack over the coupling set, no cap (the cap is what turns
 //! it into the RTT COMPENSATOR, i.e. LIA); the decrease is Reno's. Windows in segments.
 
-use crate::config::positive_finite;
-use crate::connection::Connection;
-use crate::control::CongestionControl;
+use crate::check::positive_finite;
+use crate::connection::{CongestionControl, Connection};
 use crate::lia::{total_window, AlphaCache};
 use crate::set::SubflowSet;
 

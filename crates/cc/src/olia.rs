@@ -1,8 +1,7 @@
 //! OLIA (draft-khalili-mptcp-congestion-control-05 §3-§4; Linux `mptcp_olia.c`),
 //! windows and inter-loss distances in segments.
 
-use crate::connection::Connection;
-use crate::control::{CongestionControl, CongestionEvent};
+use crate::connection::{CongestionControl, CongestionEvent, Connection};
 use crate::path::PathState;
 use crate::set::SubflowSet;
 
@@ -144,7 +143,7 @@ impl CongestionControl for Olia {
 
     fn ssthresh_after_congestion(c: &mut Connection<Self>, e: CongestionEvent) -> f64 {
         c.paths[e.sf].algo.on_loss();
-        crate::reno::ssthresh_after_loss(e.flight, e.min)
+        crate::window::ssthresh_after_loss(e.flight, e.min)
     }
 }
 

@@ -1,7 +1,7 @@
 //! What every path remembers whatever the algorithm: the window, the smoothed RTT the coupled
 //! formulas read, recovery and timeout state; plus the algorithm's own per-path state `S`.
 
-use crate::config::WindowConfig;
+use crate::window::WindowConfig;
 use crate::rtt::SmoothedRtt;
 use crate::Nanos;
 

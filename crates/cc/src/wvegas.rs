@@ -1,9 +1,8 @@
 //! wVegas, weighted Vegas (draft-xu-mptcp-congestion-control-05; Linux `mptcp_wvegas.c`;
 //! algorithms.md §4). Acts once per RTT round; windows in packets, times in nanoseconds.
 
-use crate::config::positive_finite;
-use crate::connection::Connection;
-use crate::control::CongestionControl;
+use crate::check::positive_finite;
+use crate::connection::{CongestionControl, Connection};
 use crate::path::PathState;
 use crate::set::SubflowSet;
 use crate::Nanos;
