@@ -1,9 +1,10 @@
 //! Cost of one controller event per algorithm: a deterministic mix of ACKs with RTT samples
-//! (each subflow: a loss every 300 of its events, a round end every 20) over `n` subflows.
+//! (each subflow: a loss every 300 of its events, a round end every 20) over `n` subflows,
+//! every subflow coupled with all (the default coupling).
 //!
 //! cargo run --release -p pathpool-cc --example event_cost [-- <subflows> <events>]
 
-use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, SubflowSet};
+use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, Signal};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -21,14 +22,13 @@ fn main() {
     println!("algorithm,subflows,events,ns_per_event,final_cwnd_sum");
     for algo in Algorithm::all() {
         let mut c = Controller::new(algo, CcConfig::default(), n);
-        let all = SubflowSet::all(n);
         let start = Instant::now();
         for i in 0..events {
             let sf = i % n;
             let now = i as u64 * 10_000;
             let rtt = 20_000_000 + (sf as u64) * 15_000_000 + (i as u64 % 7) * 1_000_000;
             if (i / n) % 300 == 299 {
-                c.on_fast_retransmit(sf, now, c.cwnd(sf), all);
+                c.on_congestion(sf, now, Signal::Loss, c.cwnd(sf));
                 c.on_recovery_exit(sf, now);
             } else {
                 let ack = AckInfo {
@@ -36,9 +36,9 @@ fn main() {
                     rtt_sample: Some(rtt),
                     cwnd_limited: true,
                 };
-                c.on_ack(sf, now, black_box(ack), all);
+                c.on_ack(sf, now, black_box(ack));
                 if (i / n) % 20 == 19 {
-                    c.on_round_end(sf, now, all);
+                    c.on_round_end(sf, now);
                 }
             }
         }

@@ -1,42 +1,68 @@
-//! One connection's congestion control: per-subflow state plus the dispatch by algorithm.
+//! The controller a transport holds when the algorithm is chosen at run time (scenario files,
+//! command lines): one [`Connection`] of the named algorithm, dispatched by `match` so that the
+//! hooks stay statically dispatched and inlined. Adding an algorithm: its file implementing
+//! [`CongestionControl`], its name in algorithm.rs, and one line in `registry!` below.
 
 use crate::algorithm::{Algorithm, SinglePath};
-use crate::config::{AckCounting, CcConfig, MinSsthresh};
-use crate::lia::AlphaCache;
-use crate::set::{SubflowSet, MAX_SUBFLOWS};
-use crate::subflow::Subflow;
-use crate::{balia, lia, olia, reno, s1_variants, wvegas, Nanos};
+use crate::config::CcConfig;
+use crate::connection::Connection;
+use crate::interface::{AckInfo, Signal};
+use crate::set::SubflowSet;
+use crate::{balia, cubic, fully_coupled, lia, linked_increases, olia, reno, wvegas, Nanos};
 
-/// What an ACK tells the controller about one subflow.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AckInfo {
-    /// Segments newly (cumulatively or by SACK) acknowledged.
-    pub newly_acked: f64,
-    /// Karn-valid RTT sample, if any.
-    pub rtt_sample: Option<Nanos>,
-    /// The sender was cwnd-limited; windows do not grow otherwise (RFC 7661 spirit, Linux
-    /// `tcp_is_cwnd_limited`).
-    pub cwnd_limited: bool,
+/// The registry: variant, algorithm type, the names it serves, and how it takes its
+/// parameters from a [`CcConfig`]. `$d` is `$`, so that the macro can define `each!`.
+macro_rules! registry {
+    ($d:tt $($variant:ident($ty:ty) = $($name:pat_param)|+ => |$cfg:ident| $make:expr;)*) => {
+        #[derive(Clone, Debug)]
+        enum Inner {
+            $($variant(Connection<$ty>),)*
+        }
+
+        impl Inner {
+            fn build(algo: Algorithm, cfg: &CcConfig, n: usize) -> Result<Inner, String> {
+                match algo {
+                    $($($name)|+ => {
+                        let $cfg = cfg;
+                        Ok(Inner::$variant(Connection::try_new($make, cfg.window(), n)?))
+                    })*
+                }
+            }
+        }
+
+        /// Runs `$body` with `$c` bound to the connection, whatever its algorithm.
+        macro_rules! each {
+            ($d inner:expr, $d c:ident => $d body:expr) => {
+                match $d inner {
+                    $(Inner::$variant($d c) => $d body,)*
+                }
+            };
+        }
+    };
 }
 
-/// One multipath connection's congestion control (a single-path flow has one subflow).
-/// Windows are `f64` segments, always finite and >= 1.
+registry! {
+    $
+    Reno(reno::Reno) = Algorithm::Reno | Algorithm::Uncoupled(SinglePath::Reno) => |_c| reno::Reno;
+    Cubic(cubic::Cubic) = Algorithm::Cubic | Algorithm::Uncoupled(SinglePath::Cubic)
+        => |c| cubic::Cubic { params: c.cubic };
+    FullyCoupled(fully_coupled::FullyCoupled) = Algorithm::FullyCoupled
+        => |_c| fully_coupled::FullyCoupled;
+    LinkedIncreases(linked_increases::LinkedIncreases) = Algorithm::LinkedIncreases
+        => |c| linked_increases::LinkedIncreases { a: c.linked_increases_a };
+    Lia(lia::Lia) = Algorithm::Lia => |_c| lia::Lia;
+    Olia(olia::Olia) = Algorithm::Olia => |c| olia::Olia { best_path: c.olia_best_path };
+    Balia(balia::Balia) = Algorithm::Balia
+        => |c| balia::Balia { integer_alpha: c.balia_integer_alpha };
+    WVegas(wvegas::WVegas) = Algorithm::WVegas => |c| wvegas::WVegas { params: c.wvegas };
+}
+
+/// One multipath connection's congestion control (a single-path flow has one subflow), of an
+/// algorithm named at run time. Windows are `f64` segments, always finite and >= 1.
 #[derive(Clone, Debug)]
 pub struct Controller {
-    algo: Algorithm,
-    cfg: CcConfig,
-    subflows: Vec<Subflow>,
-    /// LIA alpha / LINKED INCREASES a with its recompute cadence.
-    alpha: AlphaCache,
-}
-
-/// Replaces values a caller should not send (NaN, negative) by 0.
-fn non_negative(x: f64) -> f64 {
-    if x.is_finite() && x > 0.0 {
-        x
-    } else {
-        0.0
-    }
+    name: Algorithm,
+    inner: Inner,
 }
 
 impl Controller {
@@ -51,359 +77,99 @@ impl Controller {
     /// Checks `cfg` ([`CcConfig::validate`]) and that `n_subflows` is in 1..=64; the error
     /// names the field and what was expected.
     pub fn try_new(algo: Algorithm, cfg: CcConfig, n_subflows: usize) -> Result<Self, String> {
-        if !(1..=MAX_SUBFLOWS).contains(&n_subflows) {
-            return Err(format!(
-                "subflows: expected 1..={MAX_SUBFLOWS}, got {n_subflows}"
-            ));
-        }
         cfg.validate()?;
-        let subflows = vec![Subflow::new(&cfg); n_subflows];
         Ok(Controller {
-            algo,
-            cfg,
-            subflows,
-            alpha: AlphaCache::default(),
+            name: algo,
+            inner: Inner::build(algo, &cfg, n_subflows)?,
         })
     }
 
     pub fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    pub fn config(&self) -> &CcConfig {
-        &self.cfg
+        self.name
     }
 
     pub fn n_subflows(&self) -> usize {
-        self.subflows.len()
+        self.n_paths()
+    }
+
+    pub fn n_paths(&self) -> usize {
+        each!(&self.inner, c => c.n_paths())
     }
 
     /// Established subflows take part in coupling; a subflow is usable from the start.
     pub fn set_usable(&mut self, sf: usize, usable: bool) {
-        self.subflows[sf].usable = usable;
-        self.alpha.invalidate();
+        each!(&mut self.inner, c => c.set_usable(sf, usable))
     }
 
-    /// The usable subflows: the default coupling set.
+    /// The usable subflows.
     pub fn usable(&self) -> SubflowSet {
-        let mut s = SubflowSet::empty();
-        for (i, f) in self.subflows.iter().enumerate() {
-            if f.usable {
-                s = s.with(i);
-            }
-        }
-        s
+        each!(&self.inner, c => c.usable())
     }
 
-    /// Data sent on `sf`. No algorithm here needs it (rounds arrive through `on_round_end`,
-    /// application-limited periods through `AckInfo::cwnd_limited`); kept so that senders
-    /// report every event and controllers may use it without an API change.
-    pub fn on_sent(&mut self, sf: usize, now: Nanos, segments: f64) {
-        let _ = (sf, now, segments);
+    /// The subflows `sf`'s coupled increase and decrease run over (default: all).
+    #[inline]
+    pub fn set_coupling(&mut self, sf: usize, coupling: SubflowSet) {
+        each!(&mut self.inner, c => c.set_coupling(sf, coupling))
     }
 
-    pub fn on_ack(&mut self, sf: usize, now: Nanos, ack: AckInfo, coupling: SubflowSet) {
-        let acked = non_negative(ack.newly_acked);
-        let floor_before = self.subflows[sf].cwnd.floor();
-        let s = &mut self.subflows[sf];
-        if let Some(rtt) = ack.rtt_sample {
-            s.rtt.on_sample(rtt);
-            s.wvegas.on_rtt_sample(rtt as f64);
-        }
-        if acked > 0.0 {
-            s.in_timeout_streak = false;
-            s.olia.on_acked(acked);
-        }
-        let since_last_ack = s.last_ack.map_or(0, |t| now.saturating_sub(t));
-        s.last_ack = Some(now);
-        if !ack.cwnd_limited {
-            s.cubic.exclude_idle(since_last_ack);
-        }
-        if s.in_recovery || acked == 0.0 || !ack.cwnd_limited {
-            return;
-        }
-        let test = self.cfg.slow_start;
-        let mut rest = acked;
-        if reno::in_slow_start(s.cwnd, s.ssthresh, test) {
-            rest = reno::slow_start(&mut s.cwnd, s.ssthresh, acked, test);
-            // Linux 3.14 drops what is left of an ACK that ends slow start.
-            if self.cfg.counting == AckCounting::PerAckEvent {
-                rest = 0.0;
-            }
-        }
-        if rest > 0.0 {
-            let units = match self.cfg.counting {
-                AckCounting::PerSegment => rest,
-                AckCounting::PerAckEvent => 1.0,
-            };
-            self.increase(sf, now, units, coupling);
-        }
-        self.note_window_change(sf, floor_before);
+    #[inline]
+    pub fn on_ack(&mut self, sf: usize, now: Nanos, ack: AckInfo) {
+        each!(&mut self.inner, c => c.on_ack(sf, now, ack))
     }
 
-    /// End of an RTT round on `sf` (the ACK passed the round's marker).
-    /// Only wVegas acts on rounds; call it after `on_ack` for the ACK that ends the round.
-    pub fn on_round_end(&mut self, sf: usize, now: Nanos, coupling: SubflowSet) {
-        if self.algo != Algorithm::WVegas || self.subflows[sf].in_recovery {
-            return; // Linux runs wVegas only in TCP_CA_Open
-        }
-        let floor_before = self.subflows[sf].cwnd.floor();
-        let set = self.coupling_set(sf, coupling);
-        let in_ss = self.in_slow_start(sf);
-        if wvegas::round_end(&mut self.subflows, sf, set, &self.cfg.wvegas, in_ss) {
-            self.increase_reno(sf, 1.0);
-        }
-        let min = self.min_ssthresh(set.len());
-        let s = &mut self.subflows[sf];
-        s.ssthresh = s.ssthresh.max(min);
-        let _ = now;
-        self.note_window_change(sf, floor_before);
+    pub fn on_congestion(&mut self, sf: usize, now: Nanos, signal: Signal, flight: f64) {
+        each!(&mut self.inner, c => c.on_congestion(sf, now, signal, flight))
     }
 
-    /// Loss detected by fast retransmit: enters recovery with `cwnd = ssthresh`. Ignored while
-    /// already in recovery (RFC 6582: one reduction per window).
-    pub fn on_fast_retransmit(
-        &mut self,
-        sf: usize,
-        now: Nanos,
-        flight_size: f64,
-        coupling: SubflowSet,
-    ) {
-        if self.subflows[sf].in_recovery {
-            return;
-        }
-        let ssthresh = self.congestion_event(sf, now, flight_size, coupling);
-        let s = &mut self.subflows[sf];
-        s.ssthresh = ssthresh;
-        s.cwnd = ssthresh;
-        s.in_recovery = true;
-    }
-
-    /// Recovery ended (full ACK, RFC 6582 §3.2 step 3); cwnd stays at ssthresh.
     pub fn on_recovery_exit(&mut self, sf: usize, now: Nanos) {
-        let _ = now;
-        let s = &mut self.subflows[sf];
-        if s.in_recovery {
-            s.in_recovery = false;
-            s.wvegas.reset(&self.cfg.wvegas);
-            self.alpha.invalidate();
-        }
+        each!(&mut self.inner, c => c.on_recovery_exit(sf, now))
     }
 
-    /// Retransmission timeout: `cwnd = 1` (RFC 5681 loss window); ssthresh per algorithm,
-    /// kept on a repeated timeout of the same data.
-    pub fn on_timeout(&mut self, sf: usize, now: Nanos, flight_size: f64) {
-        if !self.subflows[sf].in_timeout_streak {
-            let all = self.usable();
-            let ssthresh = self.congestion_event(sf, now, flight_size, all);
-            self.subflows[sf].ssthresh = ssthresh;
-        }
-        let s = &mut self.subflows[sf];
-        s.cwnd = 1.0;
-        s.in_recovery = false;
-        s.in_timeout_streak = true;
-        s.cubic.on_timeout();
-        s.wvegas.reset(&self.cfg.wvegas);
-    }
-
-    /// ECN-Echo: the loss reduction without recovery, at most once per RTT (RFC 3168 §6.1.2).
-    pub fn on_ecn(&mut self, sf: usize, now: Nanos, flight_size: f64, coupling: SubflowSet) {
-        let s = &self.subflows[sf];
-        if s.in_recovery || now < s.ecn_quiet_until {
-            return;
-        }
-        let ssthresh = self.congestion_event(sf, now, flight_size, coupling);
-        let s = &mut self.subflows[sf];
-        s.ssthresh = ssthresh;
-        s.cwnd = ssthresh;
-        s.ecn_quiet_until = now.saturating_add(s.rtt.srtt().unwrap_or(0));
+    #[inline]
+    pub fn on_round_end(&mut self, sf: usize, now: Nanos) {
+        each!(&mut self.inner, c => c.on_round_end(sf, now))
     }
 
     /// Sets a subflow's window state directly (tests, fluid models, restoring a state).
     /// Values are kept finite and >= 1; LIA's alpha is recomputed on the next use.
     pub fn set_window(&mut self, sf: usize, cwnd: f64, ssthresh: f64) {
-        let s = &mut self.subflows[sf];
-        s.cwnd = if cwnd.is_finite() {
-            cwnd.max(1.0)
-        } else {
-            s.cwnd
-        };
-        s.ssthresh = if ssthresh.is_nan() {
-            s.ssthresh
-        } else {
-            ssthresh.max(1.0)
-        };
-        self.alpha.invalidate();
+        each!(&mut self.inner, c => c.set_window(sf, cwnd, ssthresh))
     }
 
+    #[inline]
     pub fn cwnd(&self, sf: usize) -> f64 {
-        self.subflows[sf].cwnd
+        each!(&self.inner, c => c.cwnd(sf))
     }
 
     pub fn ssthresh(&self, sf: usize) -> f64 {
-        self.subflows[sf].ssthresh
+        each!(&self.inner, c => c.ssthresh(sf))
     }
 
     pub fn srtt(&self, sf: usize) -> Option<Nanos> {
-        self.subflows[sf].rtt.srtt()
+        each!(&self.inner, c => c.srtt(sf))
     }
 
     pub fn in_recovery(&self, sf: usize) -> bool {
-        self.subflows[sf].in_recovery
+        each!(&self.inner, c => c.in_recovery(sf))
     }
 
     pub fn in_slow_start(&self, sf: usize) -> bool {
-        let s = &self.subflows[sf];
-        reno::in_slow_start(s.cwnd, s.ssthresh, self.cfg.slow_start)
+        each!(&self.inner, c => c.in_slow_start(sf))
     }
 
     /// Current LIA alpha / LINKED INCREASES a (1.0 for other algorithms), for probes.
     pub fn lia_alpha(&self) -> f64 {
-        match (self.algo, self.cfg.linked_increases_a) {
-            (Algorithm::LinkedIncreases, Some(a)) => a,
-            (Algorithm::Lia | Algorithm::LinkedIncreases, _) => self.alpha.last(),
-            _ => 1.0,
-        }
+        each!(&self.inner, c => c.alpha())
     }
 
-    /// OLIA's alpha_r over `coupling` into `out[r]` (0 for subflows outside the set).
-    /// Subflows outside the set, unusable or without an RTT estimate count as outside.
+    /// OLIA's alpha_r over `coupling` into `out[r]` (0 for subflows outside the set, and for
+    /// every subflow of another algorithm).
     pub fn olia_alphas(&self, coupling: SubflowSet, out: &mut [f64]) {
-        out.iter_mut().for_each(|a| *a = 0.0);
-        let mut set = SubflowSet::empty();
-        for i in coupling
-            .intersect(SubflowSet::all(self.subflows.len()))
-            .iter()
-        {
-            if self.subflows[i].usable && self.subflows[i].srtt().is_some() {
-                set = set.with(i);
-            }
-        }
-        let len = out.len();
-        for r in set.iter().filter(|&r| r < len) {
-            out[r] = olia::alpha_of(&self.subflows, set, self.cfg.olia_best_path, r);
-        }
-    }
-
-    // ---- internals ----
-
-    /// The subflows `sf`'s coupled formulas run over: the usable members of `coupling` that
-    /// have an RTT estimate, always including `sf` itself (algorithms.md §0.2, §7.5).
-    pub(crate) fn coupling_set(&self, sf: usize, coupling: SubflowSet) -> SubflowSet {
-        let me = SubflowSet::single(sf);
-        if self.subflows[sf].srtt().is_none() {
-            return me;
-        }
-        let mut set = me;
-        for i in coupling
-            .intersect(SubflowSet::all(self.subflows.len()))
-            .iter()
-        {
-            let f = &self.subflows[i];
-            if f.usable && f.srtt().is_some() {
-                set = set.with(i);
-            }
-        }
-        set
-    }
-
-    fn min_ssthresh(&self, coupled_over: usize) -> f64 {
-        match self.cfg.min_ssthresh {
-            MinSsthresh::Fixed(m) => m,
-            MinSsthresh::Auto if self.algo.is_coupled() && coupled_over >= 2 => 1.0,
-            MinSsthresh::Auto => 2.0,
-        }
-    }
-
-    fn increase_reno(&mut self, sf: usize, units: f64) {
-        reno::increase(&mut self.subflows[sf].cwnd, units);
-    }
-
-    /// Congestion-avoidance increase by `units` (acked segments or ACK events).
-    fn increase(&mut self, sf: usize, now: Nanos, units: f64, coupling: SubflowSet) {
-        match self.algo {
-            Algorithm::Reno | Algorithm::Uncoupled(SinglePath::Reno) => {
-                self.increase_reno(sf, units)
-            }
-            Algorithm::Cubic | Algorithm::Uncoupled(SinglePath::Cubic) => {
-                let s = &mut self.subflows[sf];
-                let srtt = s.srtt().unwrap_or(0.0);
-                s.cubic
-                    .increase(&self.cfg.cubic, &mut s.cwnd, now, srtt, units);
-            }
-            // wVegas changes the window once per round (`on_round_end`), not per ACK.
-            Algorithm::WVegas => {}
-            coupled => {
-                let set = self.coupling_set(sf, coupling);
-                if set.len() <= 1 {
-                    // Alone in its coupling set: Reno (RFC 6356 §3 reduces to it; S0 §III-B.5).
-                    return self.increase_reno(sf, units);
-                }
-                let subflows = &mut self.subflows[..];
-                match coupled {
-                    Algorithm::Lia => {
-                        let a = self.alpha.get(subflows, set);
-                        lia::increase(subflows, sf, set, a, units);
-                    }
-                    Algorithm::LinkedIncreases => {
-                        let a = match self.cfg.linked_increases_a {
-                            Some(a) => a,
-                            None => self.alpha.get(subflows, set),
-                        };
-                        s1_variants::linked_increase(subflows, sf, set, a, units);
-                    }
-                    Algorithm::FullyCoupled => {
-                        s1_variants::fully_coupled_increase(subflows, sf, set, units)
-                    }
-                    Algorithm::Olia => {
-                        olia::increase(subflows, sf, set, self.cfg.olia_best_path, units)
-                    }
-                    Algorithm::Balia => balia::increase(subflows, sf, set, units),
-                    _ => unreachable!("single-path algorithms and wVegas are handled above"),
-                }
-            }
-        }
-    }
-
-    /// A change of floor(cwnd) triggers LIA's alpha recomputation (RFC 6356 §4.1).
-    fn note_window_change(&mut self, sf: usize, floor_before: f64) {
-        if self.subflows[sf].cwnd.floor() != floor_before {
-            self.alpha.invalidate();
-        }
-    }
-
-    /// Bookkeeping common to every congestion signal; returns the new ssthresh.
-    fn congestion_event(
-        &mut self,
-        sf: usize,
-        now: Nanos,
-        flight_size: f64,
-        coupling: SubflowSet,
-    ) -> f64 {
-        let _ = now;
-        let set = self.coupling_set(sf, coupling);
-        let min = self.min_ssthresh(set.len());
-        let flight = non_negative(flight_size);
-        self.alpha.invalidate();
-        self.subflows[sf].olia.on_loss();
-        let s = &mut self.subflows[sf];
-        match self.algo {
-            Algorithm::Cubic | Algorithm::Uncoupled(SinglePath::Cubic) => {
-                s.cubic.on_congestion(&self.cfg.cubic, s.cwnd, flight, min)
-            }
-            Algorithm::FullyCoupled if set.len() > 1 => {
-                s1_variants::fully_coupled_ssthresh(&self.subflows, sf, set, flight, min)
-            }
-            Algorithm::Balia if set.len() > 1 => balia::ssthresh(
-                &self.subflows,
-                sf,
-                set,
-                flight,
-                min,
-                self.cfg.balia_integer_alpha,
-            ),
-            // Reno, LIA, OLIA, LINKED INCREASES, wVegas: RFC 5681 eq. 4.
-            _ => reno::ssthresh_after_loss(flight, min),
+        match &self.inner {
+            Inner::Olia(c) => c.olia_alphas(coupling, out),
+            _ => out.iter_mut().for_each(|a| *a = 0.0),
         }
     }
 }
+
+crate::interface::forward_multipath!([] Controller);

@@ -1,11 +1,51 @@
 //! CUBIC (RFC 9438 §4), windows in segments, time in seconds inside the formulas.
 //! Slow start is standard (RFC 9438 §4.10 allows it; HyStart++ is not modelled).
 
-use crate::config::{CcConfig, CubicParams};
+use crate::check::positive_finite;
+use crate::connection::{CongestionControl, CongestionEvent, Connection};
 use crate::Nanos;
 
+/// RFC 9438 CUBIC parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubicParams {
+    /// C, segments / s^3 (RFC 9438 §5.1: 0.4).
+    pub c: f64,
+    /// beta_cubic (RFC 9438 §4.6: 0.7).
+    pub beta: f64,
+    /// RFC 9438 §4.7 (SHOULD be on when flows compete).
+    pub fast_convergence: bool,
+    /// RFC 9438 §4.3 Reno-friendly region.
+    pub reno_friendly: bool,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        CubicParams {
+            c: 0.4,
+            beta: 0.7,
+            fast_convergence: true,
+            reno_friendly: true,
+        }
+    }
+}
+
+impl CubicParams {
+    /// The error names the field and what was expected.
+    pub fn validate(&self) -> Result<(), String> {
+        positive_finite("cubic.c", self.c)?;
+        if !(self.beta > 0.0 && self.beta < 1.0) {
+            return Err(format!(
+                "cubic.beta: expected a number in (0, 1), got {}",
+                self.beta
+            ));
+        }
+        Ok(())
+    }
+}
+
+
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CubicState {
+pub struct CubicState {
     /// W_max: window before the last reduction (§4.7 may lower it).
     w_max: f64,
     /// K, seconds (§4.2 eq. 2).
@@ -23,7 +63,7 @@ pub(crate) struct CubicState {
 }
 
 impl CubicState {
-    pub fn new(_cfg: &CcConfig) -> Self {
+    pub(crate) fn new() -> Self {
         CubicState {
             w_max: 0.0,
             k: 0.0,
@@ -36,12 +76,12 @@ impl CubicState {
     }
 
     /// W_cubic(t) = C (t - K)^3 + W_max (§4.2 eq. 1), t in seconds since the epoch.
-    pub fn w_cubic(&self, p: &CubicParams, t: f64) -> f64 {
+    pub(crate) fn w_cubic(&self, p: &CubicParams, t: f64) -> f64 {
         p.c * (t - self.k).powi(3) + self.w_max
     }
 
     /// Loss or ECN (§4.6, §4.7): returns the new ssthresh.
-    pub fn on_congestion(
+    pub(crate) fn on_congestion(
         &mut self,
         p: &CubicParams,
         cwnd: f64,
@@ -59,20 +99,20 @@ impl CubicState {
         (flight * p.beta).max(min_ssthresh)
     }
 
-    pub fn on_timeout(&mut self) {
+    pub(crate) fn on_timeout(&mut self) {
         self.after_timeout = true;
         self.epoch_start = None;
     }
 
     /// Application-limited time does not count towards t (§5.8): shift the epoch.
-    pub fn exclude_idle(&mut self, idle: Nanos) {
+    pub(crate) fn exclude_idle(&mut self, idle: Nanos) {
         if let Some(e) = self.epoch_start.as_mut() {
             *e = e.saturating_add(idle);
         }
     }
 
     /// Congestion avoidance (§4.2-§4.5) for `units` acked segments at time `now`.
-    pub fn increase(&mut self, p: &CubicParams, cwnd: &mut f64, now: Nanos, srtt: f64, units: f64) {
+    pub(crate) fn increase(&mut self, p: &CubicParams, cwnd: &mut f64, now: Nanos, srtt: f64, units: f64) {
         let epoch = *self.epoch_start.get_or_insert_with(|| {
             self.w_est = *cwnd;
             if self.after_timeout || self.w_max <= *cwnd {
@@ -100,5 +140,46 @@ impl CubicState {
         // §4.4 / §4.5: target = W_cubic(t + RTT), kept within [cwnd, 1.5 cwnd].
         let target = self.w_cubic(p, t + srtt * 1e-9).clamp(*cwnd, 1.5 * *cwnd);
         *cwnd += units * (target - *cwnd) / *cwnd;
+    }
+}
+
+/// CUBIC with its parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cubic {
+    pub params: CubicParams,
+}
+
+impl CongestionControl for Cubic {
+    type Path = CubicState;
+    type Shared = ();
+    const COUPLED: bool = false;
+
+    fn new_path(&self) -> CubicState {
+        CubicState::new()
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        self.params.validate()
+    }
+
+    fn on_app_limited(path: &mut CubicState, idle: Nanos) {
+        path.exclude_idle(idle);
+    }
+
+    fn increase(c: &mut Connection<Self>, sf: usize, now: Nanos, units: f64) {
+        let p = c.algo.params;
+        let s = &mut c.paths[sf];
+        let srtt = s.srtt().unwrap_or(0.0);
+        s.algo.increase(&p, &mut s.cwnd, now, srtt, units);
+    }
+
+    fn ssthresh_after_congestion(c: &mut Connection<Self>, e: CongestionEvent) -> f64 {
+        let p = c.algo.params;
+        let s = &mut c.paths[e.sf];
+        s.algo.on_congestion(&p, s.cwnd, e.flight, e.min)
+    }
+
+    fn on_timeout(&self, path: &mut CubicState) {
+        path.on_timeout();
     }
 }

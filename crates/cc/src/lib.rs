@@ -1,10 +1,14 @@
 //! Congestion control for single-path and multipath transport as pure state machines:
 //! events (ACK, loss, timeout, ECN, end of an RTT round) come in with the time as an
-//! argument, windows come out. No I/O, no clock reads, no allocation after `Controller::new`.
+//! argument, windows come out. No I/O, no clock reads, no allocation after construction.
 //!
-//! A single-path flow is a connection with one subflow. Multipath algorithms couple the
-//! congestion-avoidance increase (and for BALIA / FULLY COUPLED the decrease) over an explicit
-//! [`SubflowSet`], so that shared bottleneck detection can restrict the coupling.
+//! A single-path flow is a connection with one path. [`MultipathController`] is the interface
+//! a transport drives (per path: [`PathController`]); [`Connection`] implements it for one
+//! algorithm (statically dispatched), [`Controller`] for an algorithm named at run time. Each
+//! algorithm is a [`CongestionControl`] in its own file with its own per-path state and
+//! parameters. Multipath algorithms couple the increase (and for BALIA / FULLY COUPLED the
+//! decrease) over an explicit [`SubflowSet`] the connection holds per path, so that shared
+//! bottleneck detection can restrict the coupling.
 //!
 //! Sources (keys as in docs/algorithms.md): S1 = Raiciu/Wischik/Handley 2009; RFC 5681, 6582,
 //! 6298, 6356, 9438; draft-khalili-mptcp-congestion-control-05 (OLIA),
@@ -13,25 +17,40 @@
 
 mod algorithm;
 mod balia;
+mod check;
 mod config;
+mod connection;
 mod controller;
 mod cubic;
+mod fully_coupled;
+mod interface;
 mod lia;
+mod linked_increases;
 mod olia;
+mod path;
 mod reno;
 mod rtt;
-mod s1_variants;
 mod set;
-mod subflow;
+mod window;
 mod wvegas;
 
 /// Time in nanoseconds, always passed in by the caller.
 pub type Nanos = u64;
 
 pub use algorithm::{Algorithm, SinglePath};
-pub use config::{
-    AckCounting, CcConfig, CubicParams, MinSsthresh, OliaBestPath, SlowStartTest, WVegasParams,
-};
-pub use controller::{AckInfo, Controller};
-pub use rtt::{RtoRule, RttEstimator};
+pub use balia::Balia;
+pub use config::CcConfig;
+pub use connection::{CongestionControl, CongestionEvent, Connection};
+pub use controller::Controller;
+pub use cubic::{Cubic, CubicParams};
+pub use fully_coupled::FullyCoupled;
+pub use interface::{AckInfo, MultipathController, PathController, PathRef, Signal};
+pub use lia::Lia;
+pub use linked_increases::LinkedIncreases;
+pub use olia::{Olia, OliaBestPath};
+pub use path::PathState;
+pub use reno::Reno;
+pub use rtt::{RtoRule, RttEstimator, SmoothedRtt};
 pub use set::{SubflowSet, MAX_SUBFLOWS};
+pub use window::{AckCounting, MinSsthresh, SlowStartTest, WindowConfig};
+pub use wvegas::{WVegas, WVegasParams};

@@ -1,25 +1,34 @@
 //! OLIA (draft-khalili-mptcp-congestion-control-05 §3-§4; Linux `mptcp_olia.c`),
 //! windows and inter-loss distances in segments.
 
-use crate::config::OliaBestPath;
+use crate::connection::{CongestionControl, CongestionEvent, Connection};
+use crate::path::PathState;
 use crate::set::SubflowSet;
-use crate::subflow::Subflow;
+
+/// OLIA's "best path" metric (algorithms.md §2.3, §11 item 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OliaBestPath {
+    /// `l_r / rtt_r^2` (Linux `mptcp_olia.c`; follows the draft's own rate argument).
+    LossOverRttSquared,
+    /// `l_r^2 / rtt_r` (draft-khalili-05 text as printed).
+    LossSquaredOverRtt,
+}
 
 /// Segments acknowledged between the last two losses (l1) and since the last loss (l2).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct OliaState {
+pub struct OliaState {
     l1: f64,
     l2: f64,
 }
 
 impl OliaState {
-    pub fn on_acked(&mut self, segments: f64) {
+    pub(crate) fn on_acked(&mut self, segments: f64) {
         self.l2 += segments;
     }
 
     /// OLIA-05 §3: `l1 = l2; l2 = 0` per loss. As Linux (`loss3 != loss2`), a loss with
     /// nothing acknowledged since the previous one does not shift the history.
-    pub fn on_loss(&mut self) {
+    pub(crate) fn on_loss(&mut self) {
         if self.l2 > 0.0 {
             self.l1 = self.l2;
             self.l2 = 0.0;
@@ -27,14 +36,16 @@ impl OliaState {
     }
 
     /// `l_r = max(l1, l2)`.
-    pub fn inter_loss(&self) -> f64 {
+    pub(crate) fn inter_loss(&self) -> f64 {
         self.l1.max(self.l2)
     }
 }
 
-fn quality(s: &Subflow, metric: OliaBestPath) -> f64 {
+type OliaPath = PathState<OliaState>;
+
+fn quality(s: &OliaPath, metric: OliaBestPath) -> f64 {
     let (l, rtt) = (
-        s.olia.inter_loss(),
+        s.algo.inter_loss(),
         s.srtt().expect("coupled subflows have an RTT"),
     );
     match metric {
@@ -45,7 +56,7 @@ fn quality(s: &Subflow, metric: OliaBestPath) -> f64 {
 
 /// (M, C): paths with the largest window, and best paths (by `metric`) outside M.
 fn max_and_collected(
-    subflows: &[Subflow],
+    subflows: &[OliaPath],
     set: SubflowSet,
     metric: OliaBestPath,
 ) -> (SubflowSet, SubflowSet) {
@@ -69,7 +80,7 @@ fn max_and_collected(
 /// OLIA-05 §3: alpha_r = 1/(n|C|) on C, -1/(n|M|) on M when C is not empty, else 0,
 /// with n = |set| (algorithms.md §11 item 8).
 pub(crate) fn alpha_of(
-    subflows: &[Subflow],
+    subflows: &[OliaPath],
     set: SubflowSet,
     metric: OliaBestPath,
     r: usize,
@@ -85,24 +96,71 @@ pub(crate) fn alpha_of(
     }
 }
 
-/// Per increase unit: `(w_r/rtt_r^2) / (sum_p w_p/rtt_p)^2 + alpha_r / w_r` (OLIA-05 §3).
-/// The result can be negative for a path in M; the window never goes below 1 segment.
-pub(crate) fn increase(
-    subflows: &mut [Subflow],
-    sf: usize,
-    set: SubflowSet,
-    metric: OliaBestPath,
-    units: f64,
-) {
-    let alpha = alpha_of(subflows, set, metric, sf);
-    let rate_sum: f64 = set
-        .iter()
-        .map(|i| {
-            subflows[i].effective_cwnd() / subflows[i].srtt().expect("coupled subflows have an RTT")
-        })
-        .sum();
-    let s = &mut subflows[sf];
-    let rtt = s.srtt().expect("coupled subflows have an RTT");
-    let inc = (s.cwnd / (rtt * rtt)) / (rate_sum * rate_sum) + alpha / s.cwnd;
-    s.cwnd = (s.cwnd + units * inc).max(1.0);
+/// OLIA with its best-path metric.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Olia {
+    pub best_path: OliaBestPath,
+}
+
+impl Default for Olia {
+    fn default() -> Self {
+        Olia {
+            best_path: OliaBestPath::LossOverRttSquared,
+        }
+    }
+}
+
+impl CongestionControl for Olia {
+    type Path = OliaState;
+    type Shared = ();
+    const COUPLED: bool = true;
+
+    fn new_path(&self) -> OliaState {
+        OliaState::default()
+    }
+
+    fn on_acked(path: &mut OliaState, segments: f64) {
+        path.on_acked(segments);
+    }
+
+    /// Per increase unit: `(w_r/rtt_r^2) / (sum_p w_p/rtt_p)^2 + alpha_r / w_r` (OLIA-05 §3).
+    /// The result can be negative for a path in M; the window never goes below 1 segment.
+    fn coupled_increase(c: &mut Connection<Self>, sf: usize, set: SubflowSet, units: f64) {
+        let subflows = &mut c.paths[..];
+        let alpha = alpha_of(subflows, set, c.algo.best_path, sf);
+        let rate_sum: f64 = set
+            .iter()
+            .map(|i| {
+                subflows[i].effective_cwnd()
+                    / subflows[i].srtt().expect("coupled subflows have an RTT")
+            })
+            .sum();
+        let s = &mut subflows[sf];
+        let rtt = s.srtt().expect("coupled subflows have an RTT");
+        let inc = (s.cwnd / (rtt * rtt)) / (rate_sum * rate_sum) + alpha / s.cwnd;
+        s.cwnd = (s.cwnd + units * inc).max(1.0);
+    }
+
+    fn ssthresh_after_congestion(c: &mut Connection<Self>, e: CongestionEvent) -> f64 {
+        c.paths[e.sf].algo.on_loss();
+        crate::window::ssthresh_after_loss(e.flight, e.min)
+    }
+}
+
+impl Connection<Olia> {
+    /// OLIA's alpha_r over `coupling` into `out[r]` (0 for paths outside the set).
+    /// Paths outside the set, unusable or without an RTT estimate count as outside.
+    pub fn olia_alphas(&self, coupling: SubflowSet, out: &mut [f64]) {
+        out.iter_mut().for_each(|a| *a = 0.0);
+        let mut set = SubflowSet::empty();
+        for i in coupling.intersect(SubflowSet::all(self.paths.len())).iter() {
+            if self.paths[i].usable && self.paths[i].srtt().is_some() {
+                set = set.with(i);
+            }
+        }
+        let len = out.len();
+        for r in set.iter().filter(|&r| r < len) {
+            out[r] = alpha_of(&self.paths, set, self.algo.best_path, r);
+        }
+    }
 }

@@ -1,4 +1,5 @@
-//! Retransmission-timeout estimator: RFC 6298, or Linux's rule (`RtoRule::Linux`).
+//! Retransmission-timeout estimator (RFC 6298, or Linux's rule: `RtoRule::Linux`), and its
+//! smoothed-RTT part on its own (what the congestion controllers read).
 
 use crate::Nanos;
 
@@ -9,6 +10,30 @@ const BETA: f64 = 1.0 / 4.0;
 const K: f64 = 4.0;
 /// Clock granularity G of RFC 6298 §2: time is kept in nanoseconds.
 const GRANULARITY: f64 = 1.0;
+
+/// SRTT alone (RFC 6298 (2.2), (2.3) with alpha = 1/8): what a controller needs of the RTT.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct SmoothedRtt(Option<f64>);
+
+impl SmoothedRtt {
+    pub fn on_sample(&mut self, rtt: Nanos) {
+        let r = rtt as f64;
+        self.0 = Some(match self.0 {
+            None => r,                                  // (2.2)
+            Some(srtt) => (1.0 - ALPHA) * srtt + ALPHA * r, // (2.3)
+        });
+    }
+
+    /// Unrounded SRTT.
+    pub fn get(&self) -> Option<f64> {
+        self.0
+    }
+
+    /// SRTT rounded to whole nanoseconds.
+    pub fn nanos(&self) -> Option<Nanos> {
+        self.0.map(|s| s.round() as Nanos)
+    }
+}
 
 /// How the RTO follows from the RTT samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,7 +56,7 @@ pub struct RttEstimator {
     min_rto: Nanos,
     max_rto: Nanos,
     initial_rto: Nanos,
-    srtt: Option<f64>,
+    srtt: SmoothedRtt,
     rttvar: f64,
     /// Number of doublings since the last sample (RFC 6298 (5.5)).
     backoffs: u32,
@@ -56,7 +81,7 @@ impl RttEstimator {
             min_rto: min_rto.min(max_rto),
             max_rto,
             initial_rto,
-            srtt: None,
+            srtt: SmoothedRtt::default(),
             rttvar: 0.0,
             backoffs: 0,
         }
@@ -65,27 +90,18 @@ impl RttEstimator {
     /// A Karn-valid RTT measurement (RFC 6298 §3: never from a retransmitted segment).
     pub fn on_sample(&mut self, rtt: Nanos) {
         let r = rtt as f64;
-        match self.srtt {
-            // (2.2) first measurement
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = r / 2.0;
-            }
+        self.rttvar = match self.srtt.get() {
+            None => r / 2.0, // (2.2) first measurement
             // (2.3) RTTVAR first, with the old SRTT
             Some(srtt) => {
-                // Linux weighs a sample below SRTT by 1/8 of the usual gain, so that the
-                // variance does not grow when the RTT falls.
-                let gain = if self.rule == RtoRule::Linux && r < srtt { BETA / 8.0 } else { BETA };
                 let error = (srtt - r).abs();
-                if self.rule == RtoRule::Linux && r < srtt && error < self.rttvar {
-                    // Linux's shrink step for a low sample keeps the full 1/4 gain.
-                    self.rttvar = (1.0 - BETA) * self.rttvar + BETA * error;
-                } else {
-                    self.rttvar = (1.0 - gain) * self.rttvar + gain * error;
-                }
-                self.srtt = Some((1.0 - ALPHA) * srtt + ALPHA * r);
+                // Linux raises the variance on a sample below SRTT with 1/8 of the usual gain
+                // (it shrinks it with the full gain), so a falling RTT does not lengthen the RTO.
+                let gain = if self.rule == RtoRule::Linux && r < srtt && error > self.rttvar { BETA / 8.0 } else { BETA };
+                (1.0 - gain) * self.rttvar + gain * error
             }
-        }
+        };
+        self.srtt.on_sample(rtt);
         // A new measurement ends the back-off (RFC 6298 §5 note after (5.7)).
         self.backoffs = 0;
     }
@@ -98,7 +114,7 @@ impl RttEstimator {
     }
 
     pub fn rto(&self) -> Nanos {
-        let base = match (self.srtt, self.rule) {
+        let base = match (self.srtt.get(), self.rule) {
             (None, _) => self.initial_rto as f64,                                         // (2.1)
             (Some(srtt), RtoRule::Rfc6298) => srtt + GRANULARITY.max(K * self.rttvar), // (2.3)
             (Some(srtt), RtoRule::Linux) => srtt + (K * self.rttvar).max(self.min_rto as f64),
@@ -109,12 +125,12 @@ impl RttEstimator {
     }
 
     pub fn srtt(&self) -> Option<Nanos> {
-        self.srtt.map(|s| s.round() as Nanos)
+        self.srtt.nanos()
     }
 
-    /// Unrounded SRTT, for the coupled formulas.
+    /// Unrounded SRTT.
     pub fn srtt_f64(&self) -> Option<f64> {
-        self.srtt
+        self.srtt.get()
     }
 
     pub fn rttvar(&self) -> Nanos {

@@ -1,9 +1,46 @@
 //! wVegas, weighted Vegas (draft-xu-mptcp-congestion-control-05; Linux `mptcp_wvegas.c`;
 //! algorithms.md §4). Acts once per RTT round; windows in packets, times in nanoseconds.
 
-use crate::config::WVegasParams;
+use crate::check::positive_finite;
+use crate::connection::{CongestionControl, Connection};
+use crate::path::PathState;
 use crate::set::SubflowSet;
-use crate::subflow::Subflow;
+use crate::Nanos;
+
+/// wVegas parameters (draft-xu-05, Linux `mptcp_wvegas.c`; algorithms.md §4.2).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WVegasParams {
+    /// Sum of the per-subflow alphas over the connection, packets.
+    pub total_alpha: f64,
+    /// Alpha of a subflow before its first weight update, packets.
+    pub initial_alpha: f64,
+    /// Slow-start exit threshold, packets.
+    pub gamma: f64,
+    /// Do not run the queue-drain halving when the measured queueing delay is zero
+    /// (Linux halves cwnd there; algorithms.md §11 item 11).
+    pub guard_zero_queue: bool,
+}
+
+impl Default for WVegasParams {
+    fn default() -> Self {
+        WVegasParams {
+            total_alpha: 10.0,
+            initial_alpha: 2.0,
+            gamma: 1.0,
+            guard_zero_queue: true,
+        }
+    }
+}
+
+
+impl WVegasParams {
+    /// The error names the field and what was expected.
+    pub fn validate(&self) -> Result<(), String> {
+        positive_finite("wvegas.total_alpha", self.total_alpha)?;
+        positive_finite("wvegas.initial_alpha", self.initial_alpha)?;
+        positive_finite("wvegas.gamma", self.gamma)
+    }
+}
 
 /// Linux keeps every subflow's alpha at 2 packets or more.
 const ALPHA_FLOOR: f64 = 2.0;
@@ -11,21 +48,21 @@ const ALPHA_FLOOR: f64 = 2.0;
 const CWND_FLOOR: f64 = 2.0;
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct WVegasState {
+pub struct WVegasState {
     /// Smallest RTT ever seen (propagation estimate).
     base_rtt: Option<f64>,
     /// Sum and count of this round's RTT samples.
     sampled_rtt: f64,
     cnt_rtt: u32,
     /// cwnd / rtt at the last weight update (0: none since the last reset).
-    pub instant_rate: f64,
+    instant_rate: f64,
     alpha: f64,
     /// Smallest queueing delay since the last drain.
     queue_delay: f64,
 }
 
 impl WVegasState {
-    pub fn new(p: &WVegasParams) -> Self {
+    pub(crate) fn new(p: &WVegasParams) -> Self {
         WVegasState {
             base_rtt: None,
             sampled_rtt: 0.0,
@@ -36,7 +73,7 @@ impl WVegasState {
         }
     }
 
-    pub fn on_rtt_sample(&mut self, rtt: f64) {
+    pub(crate) fn on_rtt_sample(&mut self, rtt: f64) {
         let v = rtt.max(1.0); // a zero RTT would divide by zero below
         self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
         self.sampled_rtt += v;
@@ -45,7 +82,7 @@ impl WVegasState {
 
     /// Leaving recovery or a timeout re-enables wVegas from scratch, keeping base_rtt
     /// (Linux `wvegas_enable` on entering TCP_CA_Open).
-    pub fn reset(&mut self, p: &WVegasParams) {
+    pub(crate) fn reset(&mut self, p: &WVegasParams) {
         *self = WVegasState {
             base_rtt: self.base_rtt,
             ..WVegasState::new(p)
@@ -56,17 +93,17 @@ impl WVegasState {
 /// End of an RTT round on `sf` (algorithms.md §4.3). `in_slow_start` is evaluated by the caller
 /// with the configured test. Returns true when the round had too few RTT samples (<= 2) in
 /// congestion avoidance: then the caller applies one Reno step (Linux `tcp_reno_cong_avoid`).
-pub(crate) fn round_end(
-    subflows: &mut [Subflow],
+fn round_end(
+    subflows: &mut [PathState<WVegasState>],
     sf: usize,
     set: SubflowSet,
     p: &WVegasParams,
     in_slow_start: bool,
 ) -> bool {
-    let me = subflows[sf].wvegas;
+    let me = subflows[sf].algo;
     if me.cnt_rtt <= 2 {
-        subflows[sf].wvegas.sampled_rtt = 0.0;
-        subflows[sf].wvegas.cnt_rtt = 0;
+        subflows[sf].algo.sampled_rtt = 0.0;
+        subflows[sf].algo.cnt_rtt = 0;
         return !in_slow_start;
     }
     let rtt = me.sampled_rtt / me.cnt_rtt as f64; // average RTT of the round
@@ -91,8 +128,8 @@ pub(crate) fn round_end(
             w.instant_rate = cwnd / rtt;
             let others: f64 = set
                 .iter()
-                .filter(|&i| i != sf && subflows[i].wvegas.cnt_rtt > 0)
-                .map(|i| subflows[i].wvegas.instant_rate)
+                .filter(|&i| i != sf && subflows[i].algo.cnt_rtt > 0)
+                .map(|i| subflows[i].algo.instant_rate)
                 .sum();
             let total = w.instant_rate + others;
             w.alpha = (w.instant_rate / total * p.total_alpha).max(ALPHA_FLOOR);
@@ -121,8 +158,60 @@ pub(crate) fn round_end(
     w.sampled_rtt = 0.0;
     w.cnt_rtt = 0;
     let s = &mut subflows[sf];
-    s.wvegas = w;
+    s.algo = w;
     s.cwnd = cwnd_new;
     s.ssthresh = ssthresh;
     false
+}
+
+/// wVegas with its parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WVegas {
+    pub params: WVegasParams,
+}
+
+impl CongestionControl for WVegas {
+    type Path = WVegasState;
+    type Shared = ();
+    const COUPLED: bool = true;
+
+    fn new_path(&self) -> WVegasState {
+        WVegasState::new(&self.params)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        self.params.validate()
+    }
+
+    fn on_rtt_sample(path: &mut WVegasState, rtt: Nanos) {
+        path.on_rtt_sample(rtt as f64);
+    }
+
+    /// wVegas changes the window once per round (`on_round_end`), not per ACK.
+    fn increase(_c: &mut Connection<Self>, _sf: usize, _now: Nanos, _units: f64) {}
+
+    fn on_round_end(c: &mut Connection<Self>, sf: usize, _now: Nanos) {
+        if c.paths[sf].in_recovery {
+            return; // Linux runs wVegas only in TCP_CA_Open
+        }
+        let floor_before = c.paths[sf].cwnd.floor();
+        let set = c.own_coupling_set(sf);
+        let in_ss = c.in_slow_start(sf);
+        let p = c.algo.params;
+        if round_end(&mut c.paths, sf, set, &p, in_ss) {
+            c.increase_reno(sf, 1.0);
+        }
+        let min = c.min_ssthresh(set.len());
+        let s = &mut c.paths[sf];
+        s.ssthresh = s.ssthresh.max(min);
+        c.note_window_change(sf, floor_before);
+    }
+
+    fn on_recovery_exit(&self, path: &mut WVegasState) {
+        path.reset(&self.params);
+    }
+
+    fn on_timeout(&self, path: &mut WVegasState) {
+        path.reset(&self.params);
+    }
 }

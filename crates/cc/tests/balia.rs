@@ -3,12 +3,12 @@
 mod common;
 
 use common::{ack, with_windows, Rng, MS};
-use pathpool_cc::{Algorithm, CcConfig, SubflowSet};
+use pathpool_cc::{Signal, Algorithm, CcConfig, SubflowSet};
 
 /// Fraction of the window removed by a loss on `sf`.
 fn removed_fraction(cfg: CcConfig, rtts: &[u64], wins: &[f64], sf: usize) -> f64 {
     let mut c = with_windows(Algorithm::Balia, cfg, rtts, wins);
-    c.on_fast_retransmit(sf, 0, wins[sf], SubflowSet::all(rtts.len()));
+    { c.set_coupling(sf, SubflowSet::all(rtts.len())); c.on_congestion(sf, 0, Signal::Loss, wins[sf]) };
     (wins[sf] - c.ssthresh(sf)) / wins[sf]
 }
 
@@ -68,7 +68,7 @@ fn increase_matches_the_fixed_point_form_of_the_draft() {
     let (max, sum) = (x.iter().cloned().fold(0.0, f64::max), x.iter().sum::<f64>());
     for r in 0..3 {
         let mut c = with_windows(Algorithm::Balia, CcConfig::default(), &rtts, &wins);
-        c.on_ack(r, 0, ack(1.0, rtts[r] * MS), SubflowSet::all(3));
+        { c.set_coupling(r, SubflowSet::all(3)); c.on_ack(r, 0, ack(1.0, rtts[r] * MS)) };
         let expected = (x[r] + max) * (4.0 * x[r] + max) / (10.0 * wins[r] * sum * sum);
         assert!(
             (c.cwnd(r) - wins[r] - expected).abs() < 1e-12,

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{ack, with_windows, MS};
-use pathpool_cc::{Algorithm, CcConfig, SubflowSet};
+use pathpool_cc::{Signal, Algorithm, CcConfig, SubflowSet};
 
 const COUPLED: [Algorithm; 5] = [
     Algorithm::FullyCoupled,
@@ -19,9 +19,9 @@ const COUPLED: [Algorithm; 5] = [
 fn outcome(algo: Algorithm, set: SubflowSet, rtt2: u64, w2: f64) -> (f64, f64) {
     let (rtts, wins) = ([30, 60, rtt2], [12.0, 9.0, w2]);
     let mut c = with_windows(algo, CcConfig::default(), &rtts, &wins);
-    c.on_ack(0, 0, ack(1.0, 30 * MS), set);
+    { c.set_coupling(0, set); c.on_ack(0, 0, ack(1.0, 30 * MS)) };
     let cwnd = c.cwnd(0);
-    c.on_fast_retransmit(0, 0, cwnd, set);
+    { c.set_coupling(0, set); c.on_congestion(0, 0, Signal::Loss, cwnd) };
     (cwnd, c.ssthresh(0))
 }
 
@@ -60,7 +60,7 @@ fn unusable_subflows_are_left_out() {
         let (rtts, wins) = ([30, 60, 5], [12.0, 9.0, 40.0]);
         let mut c = with_windows(algo, CcConfig::default(), &rtts, &wins);
         c.set_usable(2, false);
-        c.on_ack(0, 0, ack(1.0, 30 * MS), SubflowSet::all(3));
+        { c.set_coupling(0, SubflowSet::all(3)); c.on_ack(0, 0, ack(1.0, 30 * MS)) };
         let restricted = outcome(algo, SubflowSet::single(0).with(1), 5, 40.0).0;
         assert_eq!(c.cwnd(0), restricted, "{algo}");
     }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{ack, MS};
-use pathpool_cc::{Algorithm, CcConfig, Controller, CubicParams, Nanos, SubflowSet};
+use pathpool_cc::{Signal, Algorithm, CcConfig, Controller, CubicParams, Nanos, SubflowSet};
 
 const C: f64 = 0.4;
 const BETA: f64 = 0.7;
@@ -28,7 +28,7 @@ fn after_loss(w_max: f64, reno_friendly: bool) -> Controller {
         ..CcConfig::default()
     };
     let mut c = Controller::new(Algorithm::Cubic, cfg, 1);
-    c.on_fast_retransmit(0, 0, w_max, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, w_max) };
     c.on_recovery_exit(0, 0);
     c
 }
@@ -42,7 +42,7 @@ fn run(c: &mut Controller, rtt: Nanos, seconds: f64, mut probe: impl FnMut(f64, 
         probe((t - 1) as f64 * 1e-9, c.cwnd(0));
         let n = c.cwnd(0).floor() as u64;
         for i in 0..n {
-            c.on_ack(0, t + i * rtt / n, ack(1.0, rtt), SubflowSet::all(1));
+            { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, t + i * rtt / n, ack(1.0, rtt)) };
         }
         t += rtt;
     }
@@ -117,9 +117,9 @@ fn fast_convergence_lowers_w_max() {
         ..CcConfig::default()
     };
     let mut c = Controller::new(Algorithm::Cubic, cfg, 1);
-    c.on_fast_retransmit(0, 0, 100.0, SubflowSet::all(1)); // W_max 100, cwnd 70
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, 100.0) }; // W_max 100, cwnd 70
     c.on_recovery_exit(0, 0);
-    c.on_fast_retransmit(0, 0, 70.0, SubflowSet::all(1)); // 70 < 100: W_max = 70 * 0.85 = 59.5
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, 70.0) }; // 70 < 100: W_max = 70 * 0.85 = 59.5
     c.on_recovery_exit(0, 0);
     assert!((c.cwnd(0) - 49.0).abs() < 1e-9);
     let w_max: f64 = 59.5;
@@ -143,7 +143,7 @@ fn timeout_restarts_with_k_zero() {
         ..CcConfig::default()
     };
     let mut c = Controller::new(Algorithm::Cubic, cfg, 1);
-    c.on_timeout(0, 0, 100.0);
+    c.on_congestion(0, 0, Signal::Timeout, 100.0);
     assert_eq!((c.cwnd(0), c.ssthresh(0)), (1.0, 70.0));
     c.set_window(0, 70.0, 70.0); // skip the slow start
     let mut first_rounds = Vec::new();

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{ack, with_windows, Rng, MS};
-use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, SubflowSet};
+use pathpool_cc::{Signal, AckInfo, Algorithm, CcConfig, Controller, SubflowSet};
 
 #[test]
 fn alpha_is_25_over_18_for_equal_windows_and_rtt1_five_times_rtt2() {
@@ -14,7 +14,7 @@ fn alpha_is_25_over_18_for_equal_windows_and_rtt1_five_times_rtt2() {
         &[50, 10],
         &[10.0, 10.0],
     );
-    c.on_ack(0, 0, ack(1.0, 50 * MS), SubflowSet::all(2));
+    { c.set_coupling(0, SubflowSet::all(2)); c.on_ack(0, 0, ack(1.0, 50 * MS)) };
     assert!(
         (c.lia_alpha() - 25.0 / 18.0).abs() < 1e-12,
         "alpha = {}",
@@ -34,7 +34,7 @@ fn alpha_is_one_over_n_paths_for_equal_rtts_and_windows() {
         &[20, 20, 20],
         &[8.0, 8.0, 8.0],
     );
-    c.on_ack(1, 0, ack(1.0, 20 * MS), SubflowSet::all(3));
+    { c.set_coupling(1, SubflowSet::all(3)); c.on_ack(1, 0, ack(1.0, 20 * MS)) };
     assert!((c.lia_alpha() - 1.0 / 3.0).abs() < 1e-12);
 }
 
@@ -53,7 +53,7 @@ fn never_increases_faster_than_single_path_tcp() {
         let sf = (rng.next_f64() * n as f64) as usize;
         let all = SubflowSet::all(n);
         let mut lia = with_windows(Algorithm::Lia, CcConfig::default(), &rtts, &wins);
-        lia.on_ack(sf, 0, ack(1.0, rtts[sf] * MS), all);
+        { lia.set_coupling(sf, all); lia.on_ack(sf, 0, ack(1.0, rtts[sf] * MS)) };
         let inc = lia.cwnd(sf) - wins[sf];
         assert!(
             inc <= 1.0 / wins[sf] + 1e-12,
@@ -66,7 +66,7 @@ fn never_increases_faster_than_single_path_tcp() {
             ..CcConfig::default()
         };
         let mut li = with_windows(Algorithm::LinkedIncreases, cfg, &rtts, &wins);
-        li.on_ack(sf, 0, ack(1.0, rtts[sf] * MS), all);
+        { li.set_coupling(sf, all); li.on_ack(sf, 0, ack(1.0, rtts[sf] * MS)) };
         if li.cwnd(sf) - wins[sf] > inc + 1e-12 {
             cap_bound += 1;
         }
@@ -87,17 +87,17 @@ fn alpha_is_recomputed_when_a_window_crosses_an_integer_not_per_ack() {
         &[50, 10],
         &[10.0, 10.0],
     );
-    c.on_ack(0, 0, ack(1.0, 50 * MS), all);
+    { c.set_coupling(0, all); c.on_ack(0, 0, ack(1.0, 50 * MS)) };
     let a0 = c.lia_alpha();
     // RTT of subflow 1 changes a lot; windows stay within the same integer: no recompute.
     for _ in 0..20 {
-        c.on_ack(1, 0, common::AckNoGrowth::with_rtt(50 * MS), all);
+        { c.set_coupling(1, all); c.on_ack(1, 0, common::AckNoGrowth::with_rtt(50 * MS)) };
     }
-    c.on_ack(0, 0, ack(1.0, 50 * MS), all);
+    { c.set_coupling(0, all); c.on_ack(0, 0, ack(1.0, 50 * MS)) };
     assert_eq!(c.lia_alpha(), a0);
     // A loss forces recomputation with the new RTTs (now equal: a = w_max / w).
-    c.on_fast_retransmit(1, 0, 10.0, all);
-    c.on_ack(0, 0, ack(1.0, 50 * MS), all);
+    { c.set_coupling(1, all); c.on_congestion(1, 0, Signal::Loss, 10.0) };
+    { c.set_coupling(0, all); c.on_ack(0, 0, ack(1.0, 50 * MS)) };
     assert_ne!(c.lia_alpha(), a0);
 }
 
@@ -113,7 +113,7 @@ fn two_equal_subflows_grow_a_quarter_packet_per_round_each() {
     for sf in 0..2 {
         c.set_window(sf, 20.0, 10.0);
         let first = AckInfo { newly_acked: 0.0, rtt_sample: Some(rtt), cwnd_limited: true };
-        c.on_ack(sf, 0, first, all);
+        { c.set_coupling(sf, all); c.on_ack(sf, 0, first) };
     }
     let mut now = 0;
     for round in 1..=4 {
@@ -121,7 +121,7 @@ fn two_equal_subflows_grow_a_quarter_packet_per_round_each() {
         for i in 0..windows[0].max(windows[1]) {
             for sf in (0..2).filter(|&sf| i < windows[sf]) {
                 now += 1_000;
-                c.on_ack(sf, now, AckInfo { newly_acked: 1.0, rtt_sample: Some(rtt), cwnd_limited: true }, all);
+                { c.set_coupling(sf, all); c.on_ack(sf, now, AckInfo { newly_acked: 1.0, rtt_sample: Some(rtt), cwnd_limited: true }) };
             }
         }
         for sf in 0..2 {

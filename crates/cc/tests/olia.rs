@@ -3,22 +3,17 @@
 mod common;
 
 use common::{ack, set_windows, with_windows, Rng, MS};
-use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, OliaBestPath, SubflowSet};
+use pathpool_cc::{Signal, AckInfo, Algorithm, CcConfig, Controller, OliaBestPath, SubflowSet};
 
 /// Gives subflow `sf` an inter-loss history: `segments` acked, then a loss.
 fn history(c: &mut Controller, sf: usize, rtt_ms: u64, segments: f64) {
     let all = SubflowSet::all(c.n_subflows());
-    c.on_ack(
-        sf,
-        0,
-        AckInfo {
+    { c.set_coupling(sf, all); c.on_ack(sf, 0, AckInfo {
             newly_acked: segments,
             rtt_sample: Some(rtt_ms * MS),
             cwnd_limited: false,
-        },
-        all,
-    );
-    c.on_fast_retransmit(sf, 0, c.cwnd(sf), all);
+        }) };
+    { c.set_coupling(sf, all); c.on_congestion(sf, 0, Signal::Loss, c.cwnd(sf)) };
     c.on_recovery_exit(sf, 0);
 }
 
@@ -120,7 +115,7 @@ fn increase_matches_the_draft_formula() {
         &[10, 40],
         &[20.0, 10.0],
     );
-    c.on_ack(1, 0, ack(2.0, 40 * MS), SubflowSet::all(2));
+    { c.set_coupling(1, SubflowSet::all(2)); c.on_ack(1, 0, ack(2.0, 40 * MS)) };
     // (w1/rtt1^2)/(w0/rtt0 + w1/rtt1)^2 + alpha_1/w1 per segment, rtts in any unit.
     let (w0, w1, r0, r1): (f64, f64, f64, f64) = (20.0, 10.0, 10.0, 40.0);
     let per_segment = (w1 / (r1 * r1)) / (w0 / r0 + w1 / r1).powi(2) + 0.5 / w1;
@@ -143,7 +138,7 @@ fn the_largest_window_can_shrink_on_an_ack_but_not_below_one_segment() {
     );
     history(&mut c, 1, 10, 1000.0);
     set_windows(&mut c, &[20.0, 10.0]);
-    c.on_ack(0, 0, ack(1.0, 40 * MS), SubflowSet::all(2));
+    { c.set_coupling(0, SubflowSet::all(2)); c.on_ack(0, 0, ack(1.0, 40 * MS)) };
     let expected = 20.0 + (20.0 / 1600.0) / (0.5f64 + 1.0).powi(2) - 0.5 / 20.0;
     assert!(
         (c.cwnd(0) - expected).abs() < 1e-12 && expected < 20.0,
@@ -157,7 +152,7 @@ fn the_largest_window_can_shrink_on_an_ack_but_not_below_one_segment() {
     set_windows(&mut c, &[1.0, 1.5]);
     let mut lowest = f64::INFINITY;
     for _ in 0..10 {
-        c.on_ack(1, 0, ack(5.0, 10 * MS), SubflowSet::all(2));
+        { c.set_coupling(1, SubflowSet::all(2)); c.on_ack(1, 0, ack(5.0, 10 * MS)) };
         lowest = lowest.min(c.cwnd(1));
     }
     assert_eq!(lowest, 1.0, "the floor was reached and held");

@@ -2,7 +2,7 @@
 //! windows stay finite and >= 1 segment, ssthresh stays at or above its floor, probes stay
 //! consistent, and the controller is deterministic.
 
-use pathpool_cc::{
+use pathpool_cc::{Signal, 
     AckCounting, AckInfo, Algorithm, CcConfig, Controller, MinSsthresh, OliaBestPath,
     SlowStartTest, SubflowSet,
 };
@@ -16,9 +16,6 @@ enum Event {
         rtt: Option<u64>,
         limited: bool,
         set: u64,
-    },
-    Sent {
-        sf: usize,
     },
     FastRetransmit {
         sf: usize,
@@ -62,7 +59,6 @@ fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
         30 => (sf.clone(), amount(), rtt, any::<bool>(), set)
             .prop_map(|(sf, acked, rtt, limited, set)| Event::Ack { sf, acked, rtt, limited, set }),
-        2 => sf.clone().prop_map(|sf| Event::Sent { sf }),
         4 => (sf.clone(), amount(), set).prop_map(|(sf, flight, set)| Event::FastRetransmit { sf, flight, set }),
         4 => sf.clone().prop_map(|sf| Event::RecoveryExit { sf }),
         2 => (sf.clone(), amount()).prop_map(|(sf, flight)| Event::Timeout { sf, flight }),
@@ -121,24 +117,18 @@ fn apply(c: &mut Controller, now: u64, e: &Event) {
             rtt,
             limited,
             set,
-        } => c.on_ack(
-            sf % n,
-            now,
-            AckInfo {
+        } => { c.set_coupling(sf % n, SubflowSet(set)); c.on_ack(sf % n, now, AckInfo {
                 newly_acked: acked,
                 rtt_sample: rtt,
                 cwnd_limited: limited,
-            },
-            SubflowSet(set),
-        ),
-        Event::Sent { sf } => c.on_sent(sf % n, now, 1.0),
+            }) },
         Event::FastRetransmit { sf, flight, set } => {
-            c.on_fast_retransmit(sf % n, now, flight, SubflowSet(set))
+            { c.set_coupling(sf % n, SubflowSet(set)); c.on_congestion(sf % n, now, Signal::Loss, flight) }
         }
         Event::RecoveryExit { sf } => c.on_recovery_exit(sf % n, now),
-        Event::Timeout { sf, flight } => c.on_timeout(sf % n, now, flight),
-        Event::Ecn { sf, flight, set } => c.on_ecn(sf % n, now, flight, SubflowSet(set)),
-        Event::RoundEnd { sf, set } => c.on_round_end(sf % n, now, SubflowSet(set)),
+        Event::Timeout { sf, flight } => c.on_congestion(sf % n, now, Signal::Timeout, flight),
+        Event::Ecn { sf, flight, set } => { c.set_coupling(sf % n, SubflowSet(set)); c.on_congestion(sf % n, now, Signal::Ecn, flight) },
+        Event::RoundEnd { sf, set } => { c.set_coupling(sf % n, SubflowSet(set)); c.on_round_end(sf % n, now) },
         Event::Usable { sf, usable } => c.set_usable(sf % n, usable),
     }
 }

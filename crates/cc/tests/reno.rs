@@ -1,6 +1,6 @@
 //! Reno / NewReno window rules (RFC 5681 §3.1-3.2, RFC 6582 §3.2) on one subflow.
 
-use pathpool_cc::{
+use pathpool_cc::{Signal, 
     AckInfo, Algorithm, CcConfig, Controller, MinSsthresh, SlowStartTest, SubflowSet,
 };
 
@@ -24,27 +24,27 @@ fn slow_start_adds_acked_segments() {
     assert_eq!(c.cwnd(0), 10.0);
     assert!(c.in_slow_start(0));
     for _ in 0..10 {
-        c.on_ack(0, 0, ack(1.0), SubflowSet::all(1));
+        { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, ack(1.0)) };
     }
     assert_eq!(c.cwnd(0), 20.0);
-    c.on_ack(0, 0, ack(2.0), SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, ack(2.0)) };
     assert_eq!(c.cwnd(0), 22.0);
 }
 
 #[test]
 fn congestion_avoidance_adds_about_one_segment_per_window() {
     let mut c = reno();
-    c.on_fast_retransmit(0, 0, 20.0, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, 20.0) };
     assert_eq!((c.ssthresh(0), c.cwnd(0)), (10.0, 10.0)); // eq. 4: FlightSize / 2
     assert!(c.in_recovery(0));
-    c.on_ack(0, 0, ack(1.0), SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, ack(1.0)) };
     assert_eq!(c.cwnd(0), 10.0, "no growth during recovery");
     c.on_recovery_exit(0, 0);
     assert!(!c.in_slow_start(0));
     // One window of single-segment ACKs: cwnd += 1/cwnd each (eq. 3).
     let mut expected = 10.0f64;
     for _ in 0..10 {
-        c.on_ack(0, 0, ack(1.0), SubflowSet::all(1));
+        { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, ack(1.0)) };
         expected += 1.0 / expected;
     }
     assert_eq!(c.cwnd(0), expected);
@@ -54,44 +54,39 @@ fn congestion_avoidance_adds_about_one_segment_per_window() {
 #[test]
 fn no_growth_when_not_cwnd_limited() {
     let mut c = reno();
-    c.on_ack(
-        0,
-        0,
-        AckInfo {
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, AckInfo {
             newly_acked: 5.0,
             rtt_sample: None,
             cwnd_limited: false,
-        },
-        SubflowSet::all(1),
-    );
+        }) };
     assert_eq!(c.cwnd(0), 10.0);
 }
 
 #[test]
 fn ssthresh_floor_is_two_segments_for_single_path() {
     let mut c = reno();
-    c.on_fast_retransmit(0, 0, 1.0, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, 1.0) };
     assert_eq!(c.ssthresh(0), 2.0);
 }
 
 #[test]
 fn one_reduction_per_recovery() {
     let mut c = reno();
-    c.on_fast_retransmit(0, 0, 40.0, SubflowSet::all(1));
-    c.on_fast_retransmit(0, 0, 40.0, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, 40.0) };
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, 40.0) };
     assert_eq!(c.ssthresh(0), 20.0);
 }
 
 #[test]
 fn timeout_sets_loss_window_and_keeps_ssthresh_on_repeat() {
     let mut c = reno();
-    c.on_timeout(0, 0, 30.0);
+    c.on_congestion(0, 0, Signal::Timeout, 30.0);
     assert_eq!((c.cwnd(0), c.ssthresh(0)), (1.0, 15.0));
-    c.on_timeout(0, 0, 1.0); // same segment timed out again: ssthresh held
+    c.on_congestion(0, 0, Signal::Timeout, 1.0); // same segment timed out again: ssthresh held
     assert_eq!((c.cwnd(0), c.ssthresh(0)), (1.0, 15.0));
-    c.on_ack(0, 0, ack(1.0), SubflowSet::all(1)); // new data acked: back in slow start
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, ack(1.0)) }; // new data acked: back in slow start
     assert_eq!(c.cwnd(0), 2.0);
-    c.on_timeout(0, 0, 2.0);
+    c.on_congestion(0, 0, Signal::Timeout, 2.0);
     assert_eq!(c.ssthresh(0), 2.0);
 }
 
@@ -109,7 +104,7 @@ fn slow_start_test_at_equality() {
     assert!(le.in_slow_start(0));
     // `<=` leaves slow start one segment above ssthresh; `<` at ssthresh, rest goes to CA.
     let mut le = le;
-    le.on_ack(0, 0, ack(3.0), SubflowSet::all(1));
+    { le.set_coupling(0, SubflowSet::all(1)); le.on_ack(0, 0, ack(3.0)) };
     assert_eq!(le.cwnd(0), 11.0 + 2.0 / 11.0);
     let mut c = Controller::new(
         Algorithm::Reno,
@@ -119,22 +114,22 @@ fn slow_start_test_at_equality() {
         },
         1,
     );
-    c.on_ack(0, 0, ack(4.0), SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, ack(4.0)) };
     assert_eq!(c.cwnd(0), 12.0 + 2.0 / 12.0);
 }
 
 #[test]
 fn ecn_reduces_once_per_rtt_without_recovery() {
     let mut c = reno();
-    c.on_ack(0, 0, ack(10.0), SubflowSet::all(1)); // srtt = 100 ms, cwnd 20
-    c.on_ecn(0, 1, 20.0, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_ack(0, 0, ack(10.0)) }; // srtt = 100 ms, cwnd 20
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 1, Signal::Ecn, 20.0) };
     assert_eq!(
         (c.cwnd(0), c.ssthresh(0), c.in_recovery(0)),
         (10.0, 10.0, false)
     );
-    c.on_ecn(0, 50 * MS, 10.0, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 50 * MS, Signal::Ecn, 10.0) };
     assert_eq!(c.cwnd(0), 10.0, "second mark within one RTT ignored");
-    c.on_ecn(0, 101 * MS, 10.0, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 101 * MS, Signal::Ecn, 10.0) };
     assert_eq!(c.cwnd(0), 5.0);
 }
 
@@ -145,7 +140,7 @@ fn fixed_min_ssthresh() {
         ..CcConfig::default()
     };
     let mut c = Controller::new(Algorithm::Reno, cfg, 1);
-    c.on_fast_retransmit(0, 0, 1.0, SubflowSet::all(1));
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_congestion(0, 0, Signal::Loss, 1.0) };
     assert_eq!(c.ssthresh(0), 1.0);
 }
 

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{ack, with_windows, Rng, MS};
-use pathpool_cc::{Algorithm, CcConfig, Controller, SubflowSet};
+use pathpool_cc::{Signal, Algorithm, CcConfig, Controller, SubflowSet};
 
 #[test]
 fn fully_coupled_increase_is_one_over_the_total_window() {
@@ -13,7 +13,7 @@ fn fully_coupled_increase_is_one_over_the_total_window() {
         &[10, 10],
         &[10.0, 30.0],
     );
-    c.on_ack(0, 0, ack(1.0, 10 * MS), SubflowSet::all(2));
+    { c.set_coupling(0, SubflowSet::all(2)); c.on_ack(0, 0, ack(1.0, 10 * MS)) };
     assert!((c.cwnd(0) - (10.0 + 1.0 / 40.0)).abs() < 1e-12);
 }
 
@@ -26,10 +26,10 @@ fn fully_coupled_decrease_removes_half_the_total_window_truncated_at_one() {
         &[10, 10],
         &[10.0, 30.0],
     );
-    c.on_fast_retransmit(1, 0, 30.0, all); // 30 - 40/2 = 10
+    { c.set_coupling(1, all); c.on_congestion(1, 0, Signal::Loss, 30.0) }; // 30 - 40/2 = 10
     assert_eq!((c.cwnd(1), c.ssthresh(1)), (10.0, 10.0));
     // Subflow 0: 10 - (10 + 10 (effective window of 1 in recovery)) / 2 = 0 => truncated to 1.
-    c.on_fast_retransmit(0, 0, 10.0, all);
+    { c.set_coupling(0, all); c.on_congestion(0, 0, Signal::Loss, 10.0) };
     assert_eq!(c.cwnd(0), 1.0);
 }
 
@@ -44,10 +44,10 @@ fn steps(a: f64, w: &[f64]) -> Vec<(f64, f64)> {
     (0..w.len())
         .map(|r| {
             let mut c = with_windows(Algorithm::LinkedIncreases, cfg.clone(), &rtts, w);
-            c.on_ack(r, 0, ack(1.0, 10 * MS), SubflowSet::all(w.len()));
+            { c.set_coupling(r, SubflowSet::all(w.len())); c.on_ack(r, 0, ack(1.0, 10 * MS)) };
             let inc = c.cwnd(r) - w[r];
             let mut c = with_windows(Algorithm::LinkedIncreases, cfg.clone(), &rtts, w);
-            c.on_fast_retransmit(r, 0, w[r], SubflowSet::all(w.len()));
+            { c.set_coupling(r, SubflowSet::all(w.len())); c.on_congestion(r, 0, Signal::Loss, w[r]) };
             (inc, w[r] - c.cwnd(r))
         })
         .collect()
@@ -111,11 +111,11 @@ fn random_loss_run(algo: Algorithm, p: &[f64], rounds: usize, seed: u64) -> Vec<
                 if rng.next_f64() < p[r] {
                     lost = true;
                 } else {
-                    c.on_ack(r, 0, ack(1.0, 10 * MS), all);
+                    { c.set_coupling(r, all); c.on_ack(r, 0, ack(1.0, 10 * MS)) };
                 }
             }
             if lost {
-                c.on_fast_retransmit(r, 0, c.cwnd(r), all);
+                { c.set_coupling(r, all); c.on_congestion(r, 0, Signal::Loss, c.cwnd(r)) };
                 c.on_recovery_exit(r, 0);
             }
             if round >= rounds / 10 {

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Rng, MS};
-use pathpool_cc::{
+use pathpool_cc::{Signal, 
     AckCounting, AckInfo, Algorithm, CcConfig, Controller, MinSsthresh, SinglePath, SlowStartTest,
     SubflowSet,
 };
@@ -37,28 +37,28 @@ fn lockstep(a: &mut Controller, b: &mut Controller, seed: u64, events: usize) {
                         .then(|| 10 * MS + (rng.next_f64() * 190.0 * MS as f64) as u64),
                     cwnd_limited: rng.next_f64() < 0.9,
                 };
-                a.on_ack(0, now, ack, one);
-                b.on_ack(0, now, ack, one);
+                { a.set_coupling(0, one); a.on_ack(0, now, ack) };
+                { b.set_coupling(0, one); b.on_ack(0, now, ack) };
             }
             x if x < 0.85 => {
-                a.on_fast_retransmit(0, now, flight, one);
-                b.on_fast_retransmit(0, now, flight, one);
+                { a.set_coupling(0, one); a.on_congestion(0, now, Signal::Loss, flight) };
+                { b.set_coupling(0, one); b.on_congestion(0, now, Signal::Loss, flight) };
             }
             x if x < 0.93 => {
                 a.on_recovery_exit(0, now);
                 b.on_recovery_exit(0, now);
             }
             x if x < 0.95 => {
-                a.on_timeout(0, now, flight);
-                b.on_timeout(0, now, flight);
+                a.on_congestion(0, now, Signal::Timeout, flight);
+                b.on_congestion(0, now, Signal::Timeout, flight);
             }
             x if x < 0.97 => {
-                a.on_ecn(0, now, flight, one);
-                b.on_ecn(0, now, flight, one);
+                { a.set_coupling(0, one); a.on_congestion(0, now, Signal::Ecn, flight) };
+                { b.set_coupling(0, one); b.on_congestion(0, now, Signal::Ecn, flight) };
             }
             _ => {
-                a.on_round_end(0, now, one);
-                b.on_round_end(0, now, one);
+                { a.set_coupling(0, one); a.on_round_end(0, now) };
+                { b.set_coupling(0, one); b.on_round_end(0, now) };
             }
         }
         assert_eq!(

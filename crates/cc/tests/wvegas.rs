@@ -10,9 +10,9 @@ use pathpool_cc::{Algorithm, CcConfig, Controller, SubflowSet, WVegasParams};
 fn round(c: &mut Controller, sf: usize, rtt_ms: u64, samples: usize) {
     let all = SubflowSet::all(c.n_subflows());
     for _ in 0..samples {
-        c.on_ack(sf, 0, ack(1.0, rtt_ms * MS), all);
+        { c.set_coupling(sf, all); c.on_ack(sf, 0, ack(1.0, rtt_ms * MS)) };
     }
-    c.on_round_end(sf, 0, all);
+    { c.set_coupling(sf, all); c.on_round_end(sf, 0) };
 }
 
 #[test]
@@ -71,24 +71,19 @@ fn leaves_slow_start_when_queueing_exceeds_gamma() {
     };
     let mut c = Controller::new(Algorithm::WVegas, cfg, 1);
     let all = SubflowSet::all(1);
-    c.on_ack(
-        0,
-        0,
-        pathpool_cc::AckInfo {
+    { c.set_coupling(0, all); c.on_ack(0, 0, pathpool_cc::AckInfo {
             newly_acked: 0.0,
             rtt_sample: Some(100 * MS),
             cwnd_limited: false,
-        },
-        all,
-    );
+        }) };
     assert!(c.in_slow_start(0));
     // 40 acks at 110 ms: slow start to 80, then diff = 80 * 10/110 = 7.3 > gamma = 1
     // => cwnd = min(80, 80 * 100/110... averaged rtt) + 1.
     for _ in 0..40 {
-        c.on_ack(0, 0, ack(1.0, 110 * MS), all);
+        { c.set_coupling(0, all); c.on_ack(0, 0, ack(1.0, 110 * MS)) };
     }
     assert_eq!(c.cwnd(0), 80.0);
-    c.on_round_end(0, 0, all);
+    { c.set_coupling(0, all); c.on_round_end(0, 0) };
     let avg = (100.0 + 40.0 * 110.0) / 41.0;
     let expected = 80.0 * 100.0 / avg + 1.0;
     assert!((c.cwnd(0) - expected).abs() < 1e-9, "{}", c.cwnd(0));
@@ -98,7 +93,7 @@ fn leaves_slow_start_when_queueing_exceeds_gamma() {
 #[test]
 fn few_samples_give_one_reno_step() {
     let mut c = with_windows(Algorithm::WVegas, CcConfig::default(), &[100], &[20.0]);
-    c.on_round_end(0, 0, SubflowSet::all(1)); // 1 sample (the seed) <= 2
+    { c.set_coupling(0, SubflowSet::all(1)); c.on_round_end(0, 0) }; // 1 sample (the seed) <= 2
     assert_eq!(c.cwnd(0), 20.0 + 1.0 / 20.0);
 }
 
@@ -122,7 +117,7 @@ fn subflows_share_total_alpha_by_rate() {
     // sample in its next round, which is when Linux counts its rate.
     let mut c = pair(60.0, 20.0);
     round(&mut c, 1, 120, 40);
-    c.on_ack(1, 0, ack(1.0, 120 * MS), SubflowSet::all(2));
+    { c.set_coupling(1, SubflowSet::all(2)); c.on_ack(1, 0, ack(1.0, 120 * MS)) };
     round(&mut c, 0, 120, 40);
     assert_eq!(c.cwnd(0), 59.0);
     // No sample in subflow 1's current round: its rate is not counted, alpha 10 => +1.
@@ -133,10 +128,10 @@ fn subflows_share_total_alpha_by_rate() {
     // Outside the coupling set subflow 1's rate does not count either.
     let mut c = pair(60.0, 20.0);
     round(&mut c, 1, 120, 40);
-    c.on_ack(1, 0, ack(1.0, 120 * MS), SubflowSet::all(2));
+    { c.set_coupling(1, SubflowSet::all(2)); c.on_ack(1, 0, ack(1.0, 120 * MS)) };
     for _ in 0..40 {
-        c.on_ack(0, 0, ack(1.0, 120 * MS), SubflowSet::single(0));
+        { c.set_coupling(0, SubflowSet::single(0)); c.on_ack(0, 0, ack(1.0, 120 * MS)) };
     }
-    c.on_round_end(0, 0, SubflowSet::single(0));
+    { c.set_coupling(0, SubflowSet::single(0)); c.on_round_end(0, 0) };
     assert_eq!(c.cwnd(0), 61.0);
 }

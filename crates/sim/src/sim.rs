@@ -358,7 +358,7 @@ impl Simulation {
                 Element::TcpSender(s) => {
                     let ctl = &mut self.controllers[s.conn as usize];
                     if s.is_subflow() {
-                        self.mptcp.before_ack(s, ctx.pool.get(id), ctx.now);
+                        self.mptcp.before_ack(s, ctl, ctx.pool.get(id), ctx.now);
                         subflow_ack = Some((el, ctx.outbox.len()));
                     }
                     s.on_ack(id, &mut ctx, ctl);

@@ -4,7 +4,7 @@
 //! carries a loss (one fast retransmit and an immediate end of recovery: the window model has
 //! no recovery phase, only the multiplicative decrease).
 
-use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, Nanos, SlowStartTest, SubflowSet};
+use pathpool_cc::{AckInfo, Algorithm, CcConfig, Controller, Nanos, Signal, SlowStartTest};
 
 /// The length of the base time unit (Δ in [S1], a cycle in [S3]) handed to the controller.
 /// Only RTT ratios enter the coupled formulas, so the value is immaterial.
@@ -37,16 +37,15 @@ pub(crate) fn controller(
 
 /// One round of subflow `sf` without loss: `acked` segments acknowledged.
 pub(crate) fn deliver(ctl: &mut Controller, sf: usize, now: Nanos, acked: f64, rtt: Nanos) {
-    let coupling = SubflowSet::all(ctl.n_subflows());
+    // Every subflow couples over all of them: the controller's default coupling.
     let ack = AckInfo { newly_acked: acked, rtt_sample: Some(rtt), cwnd_limited: true };
-    ctl.on_ack(sf, now, ack, coupling);
+    ctl.on_ack(sf, now, ack);
 }
 
 /// One round of subflow `sf` with at least one loss: one multiplicative decrease.
 pub(crate) fn lose(ctl: &mut Controller, sf: usize, now: Nanos) {
-    let coupling = SubflowSet::all(ctl.n_subflows());
     let flight = ctl.cwnd(sf);
-    ctl.on_fast_retransmit(sf, now, flight, coupling);
+    ctl.on_congestion(sf, now, Signal::Loss, flight);
     ctl.on_recovery_exit(sf, now);
 }
 

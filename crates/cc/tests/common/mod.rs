@@ -30,16 +30,11 @@ pub fn with_windows(
     let mut c = Controller::new(algo, cfg, n);
     // Seed RTTs without growing the windows (not cwnd-limited).
     for (i, &r) in rtts_ms.iter().enumerate() {
-        c.on_ack(
-            i,
-            0,
-            AckInfo {
+        { c.set_coupling(i, SubflowSet::all(n)); c.on_ack(i, 0, AckInfo {
                 newly_acked: 0.0,
                 rtt_sample: Some(r * MS),
                 cwnd_limited: false,
-            },
-            SubflowSet::all(n),
-        );
+            }) };
     }
     set_windows(&mut c, windows);
     c

@@ -6,7 +6,7 @@
 //! subflows. New data goes to a subflow only when the connection's scheduler grants it,
 //! which records the segment's data sequence number (DSN). The receiver reassembles by DSN.
 
-use pathpool_cc::{Algorithm, CcConfig, MinSsthresh};
+use pathpool_cc::{Algorithm, CcConfig, Controller, MinSsthresh};
 
 use super::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
 use super::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
@@ -68,7 +68,7 @@ impl MptcpLayer {
     /// Before subflow sender `s` handles ACK `p`: decisions and RTT samples for the
     /// coupling, and the coupling set this ACK's increase runs over.
     #[inline(never)]
-    pub(crate) fn before_ack(&mut self, s: &mut TcpSender, p: &Packet, now: Time) {
+    pub(crate) fn before_ack(&mut self, s: &mut TcpSender, ctl: &mut Controller, p: &Packet, now: Time) {
         let (c, k) = self.locate(p.flow);
         let conn = &mut self.conns[c];
         if p.flags & FLAG_MP_GROUP != 0 {
@@ -79,7 +79,7 @@ impl MptcpLayer {
         if p.flags & FLAG_ECHO_VALID != 0 && p.seq > s.snd_una() {
             conn.data.on_rtt(k, now - conn.start, now - p.ts);
         }
-        s.set_coupling(conn.data.coupling[k]);
+        ctl.set_coupling(s.subflow, conn.data.coupling[k]);
         s.set_connection_has_data(conn.data.window_open());
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! The sender does not own its congestion controller: it names it by (connection, subflow
 //! index) and borrows it per call, so a multipath connection can drive several senders
-//! with one coupled `pathpool_cc::Controller`.
+//! with one coupled `pathpool_cc::Controller`. The sender owns the path's RTT estimator
+//! (RTO) and hands each Karn-valid sample to the controller with the ACK.
 
-use pathpool_cc::{AckInfo, Controller, RttEstimator, SubflowSet};
+use pathpool_cc::{AckInfo, Controller, RttEstimator, Signal};
 
 use crate::ctx::Ctx;
 use crate::event::EventKind;
@@ -58,7 +59,6 @@ pub struct TcpSender {
     /// Which controller and which of its subflows this sender is.
     pub conn: u32,
     pub subflow: usize,
-    coupling: SubflowSet,
     mss_bytes: u32,
     sack: bool,
     traffic: TcpTraffic,
@@ -111,7 +111,6 @@ impl TcpSender {
             route,
             conn,
             subflow,
-            coupling: SubflowSet::single(subflow),
             mss_bytes: cfg.mss_bytes,
             sack: cfg.recovery == Recovery::Sack,
             traffic: cfg.traffic,
@@ -252,22 +251,22 @@ impl TcpSender {
                     if !self.sack {
                         // Partial ACK (RFC 6582 §3.2 step 4): retransmit the next hole,
                         // deflate by the amount acknowledged, add back one segment.
-                        self.transmit(self.snd_una, true, ctx, ctl);
+                        self.transmit(self.snd_una, true, ctx);
                         self.inflation = (self.inflation - newly_acked + 1.0).max(0.0);
                         // "Impatient" timer: reset only on the first partial ACK.
                         restart_timer = !self.partial_ack_seen;
                         self.partial_ack_seen = true;
                     }
                     // The increase is frozen during recovery; the RTT sample still counts.
-                    ctl.on_ack(self.subflow, now_ns, AckInfo { newly_acked: 0.0, ..info }, self.coupling);
+                    ctl.on_ack(self.subflow, now_ns, AckInfo { newly_acked: 0.0, ..info });
                 }
                 Phase::RtoRecovery => {
                     if ack >= self.recover {
                         self.phase = Phase::Open;
                     }
-                    ctl.on_ack(self.subflow, now_ns, info, self.coupling);
+                    ctl.on_ack(self.subflow, now_ns, info);
                 }
-                Phase::Open => ctl.on_ack(self.subflow, now_ns, info, self.coupling),
+                Phase::Open => ctl.on_ack(self.subflow, now_ns, info),
             }
             if self.snd_una >= self.high_sent {
                 self.rto_timer.cancel();
@@ -276,7 +275,7 @@ impl TcpSender {
                 self.rto_timer.arm(ctx.now + rto, ctx);
             }
             if ack >= self.round_end {
-                ctl.on_round_end(self.subflow, now_ns, self.coupling);
+                ctl.on_round_end(self.subflow, now_ns);
                 self.round_end = self.high_sent.max(ack + 1);
             }
             let transfer = matches!(self.traffic, TcpTraffic::Bytes(_));
@@ -317,7 +316,7 @@ impl TcpSender {
     fn enter_fast_recovery(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
         self.counters.fast_retransmits += 1;
         let flight = self.flight_for_reduction(ctl);
-        ctl.on_fast_retransmit(self.subflow, to_nanos(ctx.now), flight, self.coupling);
+        ctl.on_congestion(self.subflow, to_nanos(ctx.now), Signal::Loss, flight);
         self.phase = Phase::FastRecovery;
         self.recover = self.high_sent;
         self.recover_set = true;
@@ -326,7 +325,7 @@ impl TcpSender {
         if !self.sack {
             self.inflation = DUP_THRESH as f64;
         }
-        self.transmit(self.snd_una, true, ctx, ctl);
+        self.transmit(self.snd_una, true, ctx);
         self.rxt_next = self.snd_una + 1;
     }
 
@@ -338,7 +337,7 @@ impl TcpSender {
         self.consecutive_timeouts += 1;
         self.counters.max_consecutive_timeouts = self.counters.max_consecutive_timeouts.max(self.consecutive_timeouts);
         let flight = self.flight_for_reduction(ctl);
-        ctl.on_timeout(self.subflow, to_nanos(ctx.now), flight);
+        ctl.on_congestion(self.subflow, to_nanos(ctx.now), Signal::Timeout, flight);
         self.rtt.backoff(); // RFC 6298 (5.5)
         self.recover = self.high_sent;
         self.recover_set = true;
@@ -420,7 +419,7 @@ impl TcpSender {
                 self.wait_for_app(ctx);
                 return;
             }
-            self.transmit(self.snd_nxt, retransmit, ctx, ctl);
+            self.transmit(self.snd_nxt, retransmit, ctx);
             self.snd_nxt += 1;
             if !retransmit {
                 self.high_sent = self.snd_nxt;
@@ -440,16 +439,16 @@ impl TcpSender {
             }
             match self.next_seg(lost_below, limit) {
                 Some(Next::Retransmit(s)) => {
-                    self.transmit(s, true, ctx, ctl);
+                    self.transmit(s, true, ctx);
                     self.rxt_next = s + 1;
                 }
                 Some(Next::New(s)) => {
-                    self.transmit(s, false, ctx, ctl);
+                    self.transmit(s, false, ctx);
                     self.high_sent = s + 1;
                     self.snd_nxt = self.high_sent;
                 }
                 Some(Next::Rescue(s)) => {
-                    self.transmit(s, true, ctx, ctl);
+                    self.transmit(s, true, ctx);
                     self.rescue_done = true;
                 }
                 None => {
@@ -519,7 +518,7 @@ impl TcpSender {
     }
 
     #[inline]
-    fn transmit(&mut self, seq: u64, retransmit: bool, ctx: &mut Ctx, ctl: &mut Controller) {
+    fn transmit(&mut self, seq: u64, retransmit: bool, ctx: &mut Ctx) {
         let mut p = Packet::EMPTY;
         p.seq = seq;
         p.ts = ctx.now;
@@ -533,7 +532,6 @@ impl TcpSender {
         if retransmit {
             self.counters.retransmissions += 1;
         }
-        ctl.on_sent(self.subflow, to_nanos(ctx.now), 1.0);
         if !self.rto_timer.is_armed() {
             let rto = self.rto();
             self.rto_timer.arm(ctx.now + rto, ctx); // RFC 6298 (5.1)
@@ -558,11 +556,6 @@ impl TcpSender {
 
     pub(crate) fn is_subflow(&self) -> bool {
         self.granted.is_some()
-    }
-
-    /// The subflows the coupled increase and decrease of this subflow run over.
-    pub(crate) fn set_coupling(&mut self, coupling: SubflowSet) {
-        self.coupling = coupling;
     }
 
     /// Whether the connection has data the scheduler would grant to this subflow.

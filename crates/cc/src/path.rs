@@ -1,47 +1,42 @@
-//! Per-subflow state: everything one subflow's controller remembers between events.
+//! What every path remembers whatever the algorithm: the window, the smoothed RTT the coupled
+//! formulas read, recovery and timeout state; plus the algorithm's own per-path state `S`.
 
-use crate::config::CcConfig;
-use crate::cubic::CubicState;
-use crate::olia::OliaState;
-use crate::rtt::RttEstimator;
-use crate::wvegas::WVegasState;
+use crate::window::WindowConfig;
+use crate::rtt::SmoothedRtt;
 use crate::Nanos;
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Subflow {
+pub struct PathState<S> {
     /// Segments, un-inflated (the sender adds dupACK inflation during recovery).
     pub cwnd: f64,
     pub ssthresh: f64,
-    /// SRTT source (RFC 6298 smoothing); the RTO part is unused here.
-    pub rtt: RttEstimator,
+    /// Smoothed from the samples handed in with ACKs (RFC 6298 SRTT).
+    pub(crate) rtt: SmoothedRtt,
     pub usable: bool,
     pub in_recovery: bool,
     /// A timeout happened and no new data was acknowledged since: a further timeout keeps
     /// ssthresh (RFC 5681 §3.1 note on eq. 4).
-    pub in_timeout_streak: bool,
+    pub(crate) in_timeout_streak: bool,
     /// ECN reactions are at most once per RTT (RFC 3168 §6.1.2).
-    pub ecn_quiet_until: Nanos,
+    pub(crate) ecn_quiet_until: Nanos,
     /// Time of the last ACK, to discount application-limited periods (CUBIC).
-    pub last_ack: Option<Nanos>,
-    pub cubic: CubicState,
-    pub olia: OliaState,
-    pub wvegas: WVegasState,
+    pub(crate) last_ack: Option<Nanos>,
+    /// The algorithm's own state for this path.
+    pub algo: S,
 }
 
-impl Subflow {
-    pub fn new(cfg: &CcConfig) -> Self {
-        Subflow {
+impl<S> PathState<S> {
+    pub(crate) fn new(cfg: &WindowConfig, algo: S) -> Self {
+        PathState {
             cwnd: cfg.initial_cwnd,
             ssthresh: cfg.initial_ssthresh,
-            rtt: RttEstimator::default(),
+            rtt: SmoothedRtt::default(),
             usable: true,
             in_recovery: false,
             in_timeout_streak: false,
             ecn_quiet_until: 0,
             last_ack: None,
-            cubic: CubicState::new(cfg),
-            olia: OliaState::default(),
-            wvegas: WVegasState::new(&cfg.wvegas),
+            algo,
         }
     }
 
@@ -55,7 +50,8 @@ impl Subflow {
         }
     }
 
+    /// Smoothed RTT in nanoseconds (unrounded), `None` before a positive sample.
     pub fn srtt(&self) -> Option<f64> {
-        self.rtt.srtt_f64().filter(|&r| r > 0.0)
+        self.rtt.get().filter(|&r| r > 0.0)
     }
 }
