@@ -112,7 +112,7 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
             }
         })
         .collect();
-    let keys = crate::run::queue_keys(plan, names);
+    let keys = plan.queue_keys(names);
     let queue = |s: &Sample, d: usize| s.queues.get(&keys[d]).copied().unwrap_or_default();
     let mut links = Vec::new();
     let mut present = Vec::new();

@@ -201,3 +201,10 @@ pub fn describe_buffer(b: &Buffer) -> String {
         Buffer::Bytes(b) => format!("{b} B"),
     }
 }
+
+impl Plan {
+    /// Per (namespace, device) of each link direction, in `links` order: forward, reverse.
+    pub fn queue_keys(&self, names: &[String]) -> Vec<(String, String)> {
+        self.links.iter().flat_map(|l| [(names[l.from].clone(), l.device.clone()), (names[l.to].clone(), l.device.clone())]).collect()
+    }
+}

@@ -154,9 +154,4 @@ pub fn in_namespace<T: Send + 'static>(ns: &str, f: impl FnOnce() -> Result<T> +
     .unwrap_or_else(|_| fail("a namespace helper thread panicked"))
 }
 
-/// Per (namespace, device) of each link direction, in `plan.links` order: forward, reverse.
-pub fn queue_keys(plan: &Plan, names: &[String]) -> Vec<(String, String)> {
-    plan.links.iter().flat_map(|l| [(names[l.from].clone(), l.device.clone()), (names[l.to].clone(), l.device.clone())]).collect()
-}
-
 pub type Recoveries = BTreeMap<String, u64>;
