@@ -16,6 +16,9 @@ pub enum DetectorKind {
     Rfc8382,
     /// MPTCP-SBD ([S0] Table I) with its decision filter (one-way-delay form).
     MptcpSbd,
+    /// MPTCP-SBD with the delay-correlation split and the bottleneck-change detector
+    /// (docs/sbd.md, "The pathpool preset"; one-way-delay form).
+    Pathpool,
     /// Trend-line regression on RTT ([S2]; needs the round-trip form).
     Tr,
 }
@@ -45,6 +48,7 @@ impl Config {
         let mut cfg = match kind {
             DetectorKind::Rfc8382 => Config::Sbd(SbdParams::rfc8382(), FilterParams::default()),
             DetectorKind::MptcpSbd => Config::Sbd(SbdParams::mptcp_sbd(), FilterParams::default()),
+            DetectorKind::Pathpool => Config::Sbd(SbdParams::pathpool(), FilterParams::default()),
             DetectorKind::Tr => Config::Tr(TrendParams::default()),
         };
         for item in overrides {
@@ -202,6 +206,7 @@ fn summary(
     let detector = match args.detector {
         DetectorKind::Rfc8382 => "rfc8382",
         DetectorKind::MptcpSbd => "mptcp-sbd",
+        DetectorKind::Pathpool => "pathpool",
         DetectorKind::Tr => "tr",
     };
     let mut samples = vec![0u64; trace.flows.len()];
@@ -258,7 +263,7 @@ mod tests {
             out: dir.join("trace"),
         })
         .unwrap();
-        for (file, kind) in [("owd.csv", DetectorKind::MptcpSbd), ("rtt.csv", DetectorKind::Tr)] {
+        for (file, kind) in [("owd.csv", DetectorKind::MptcpSbd), ("owd.csv", DetectorKind::Pathpool), ("rtt.csv", DetectorKind::Tr)] {
             let text = std::fs::read_to_string(dir.join("trace").join(file)).unwrap();
             let mut lines: Vec<&str> = text.lines().collect();
             lines[1..].reverse();
