@@ -104,7 +104,8 @@ fn decode_simulation(node: &Node, src: &Source) -> Result<SimulationSpec> {
     if probe_interval > duration {
         return Err(f.error("probe_interval", "must not be longer than simulation.duration"));
     }
-    Ok(SimulationSpec { duration, warmup, seed, probe_interval, bottleneck: f.string("bottleneck")? })
+    let probe_interval_at = f.located("probe_interval", probe_interval);
+    Ok(SimulationSpec { duration, warmup, seed, probe_interval, probe_interval_at, bottleneck: f.string("bottleneck")? })
 }
 
 /// Names of links, nodes and flows: letters, digits, '_' and '-' (and `{i}` in templates),

@@ -21,6 +21,8 @@ pub struct SimulationSpec {
     pub warmup: u64,
     pub seed: u64,
     pub probe_interval: u64,
+    /// Where probe_interval was set (or the [simulation] table), for `limits`' message.
+    pub probe_interval_at: Located<u64>,
     /// The link whose forward direction the summary's `bottleneck_*` keys describe.
     pub bottleneck: Option<Located<String>>,
 }
