@@ -106,7 +106,8 @@ fn decode_simulation(node: &Node, src: &Source) -> Result<SimulationSpec> {
         return Err(f.error("probe_interval", "must not be longer than simulation.duration"));
     }
     let seed_given = f.get("seed").is_some();
-    Ok(SimulationSpec { duration, warmup, seed, seed_given, probe_interval, bottleneck: f.string("bottleneck")? })
+    let probe_interval_at = f.located("probe_interval", probe_interval);
+    Ok(SimulationSpec { duration, warmup, seed, seed_given, probe_interval, probe_interval_at, bottleneck: f.string("bottleneck")? })
 }
 
 /// Names of links, nodes and flows: letters, digits, '_' and '-' (and `{i}` in templates),

@@ -12,6 +12,7 @@ pub mod delay_trace;
 pub mod decode;
 pub mod error;
 pub mod fields;
+pub mod limits;
 pub mod mptcp;
 pub mod mptcp_outcome;
 pub mod outcome;
@@ -55,6 +56,7 @@ pub fn load_str(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, 
     let mut doc = tree::parse_document(&source)?;
     tree::apply_overrides(&mut doc, &source)?;
     let scenario = decode::decode(&doc, &source)?;
+    limits::check(&scenario, &source)?;
     let topology = topology::build(&scenario, &source)?;
     Ok(Loaded { scenario, topology, source })
 }

@@ -23,6 +23,8 @@ pub struct SimulationSpec {
     /// The seed was chosen (`seed` in the file or by `--set`/`--seed`), not the default.
     pub seed_given: bool,
     pub probe_interval: u64,
+    /// Where probe_interval was set (or the [simulation] table), for `limits`' message.
+    pub probe_interval_at: Located<u64>,
     /// The link whose forward direction the summary's `bottleneck_*` keys describe.
     pub bottleneck: Option<Located<String>>,
 }
