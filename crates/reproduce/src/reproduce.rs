@@ -73,7 +73,7 @@ pub fn reproduce(papers: &[&'static dyn Paper], opts: &Options, root: &Path, thr
     std::fs::write(root.join(MARKER), "pathpool reproduce output folder\n").map_err(io)?;
     let (results, counts) = run_all(&planned, root, threads).map_err(Failure::Run)?;
 
-    let mode = if opts.quick { "quick (fewer seeds, shorter runs)" } else { "full" };
+    let mode = if opts.quick { "quick preset: fewer seeds, shorter runs" } else { "full preset" };
     let mut report = format!(
         "# pathpool: the papers' experiments beside the published numbers\n\nCommand: `{command}` ({mode}); {} runs ({} reused from an earlier, interrupted reproduction). Each run's result is in `runs/`.\n",
         planned.len(),
