@@ -75,6 +75,7 @@ impl<'a> Fields<'a> {
         let got = match &node.kind {
             Kind::Str(s) => format!("\"{s}\""),
             Kind::Int(i) => format!("the integer {i}"),
+            Kind::Float(f) if f.fract() == 0.0 && f.abs() >= 9.2e18 => format!("{f:.0}, beyond the largest integer a scenario holds ({})", i64::MAX),
             Kind::Float(f) => format!("the number {f}"),
             other => other.type_name().to_string(),
         };

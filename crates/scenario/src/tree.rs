@@ -98,7 +98,8 @@ fn convert(value: Spanned<DeValue<'_>>, origin: MakeOrigin) -> Result<Node> {
         DeValue::String(s) => Kind::Str(s.into_owned()),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
             Ok(v) => Kind::Int(v),
-            Err(_) => Kind::Float(f64::INFINITY),
+            // Beyond i64: kept as the number it is, so errors can show it (fields::wrong).
+            Err(_) => Kind::Float(i128::from_str_radix(i.as_str(), i.radix()).map_or(f64::INFINITY, |v| v as f64)),
         },
         DeValue::Float(f) => Kind::Float(f.as_str().parse().unwrap_or(f64::NAN)),
         DeValue::Boolean(b) => Kind::Bool(b),

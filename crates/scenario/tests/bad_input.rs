@@ -194,3 +194,10 @@ fn toml_syntax_errors_have_a_line() {
     let e = err(&text, &[]);
     assert!(e.location.starts_with(&format!("bad.toml:{}:", line_of(&text, "delay"))), "{e}");
 }
+
+/// An integer beyond i64 is shown as the integer it is, with the limit, not as "inf".
+#[test]
+fn an_integer_beyond_the_largest_says_so() {
+    let e = err(GOOD, &["simulation.seed=9223372036854775808"]);
+    assert!(e.to_string().contains("simulation.seed") && e.message.contains("9223372036854775808, beyond the largest integer a scenario holds (9223372036854775807)"), "{e}");
+}
