@@ -80,38 +80,36 @@ pub fn mptcp_subflows(fd: RawFd) -> Option<Vec<(Ipv4Addr, TcpInfo)>> {
     (addrs.len() == infos.len()).then(|| addrs.into_iter().zip(infos).collect())
 }
 
+/// struct mptcp_subflow_data { u32 size_subflow_data, num_subflows, size_kernel, size_user }.
+const SUBFLOW_DATA_HEADER: usize = 16;
+
+/// An MPTCP getsockopt that answers with struct mptcp_subflow_data and one record of
+/// `record_len` bytes per subflow: the buffer, the number of subflows, and the bytes of each
+/// record the kernel filled.
+fn subflow_records(fd: RawFd, option: libc::c_int, record_len: usize) -> Option<(Vec<u8>, usize, usize)> {
+    let mut buf = vec![0u8; SUBFLOW_DATA_HEADER + MAX_SUBFLOWS * record_len];
+    buf[0..4].copy_from_slice(&(SUBFLOW_DATA_HEADER as u32).to_ne_bytes());
+    buf[12..16].copy_from_slice(&(record_len as u32).to_ne_bytes());
+    let mut len = buf.len() as libc::socklen_t;
+    // SAFETY: buf has len writable bytes and a valid mptcp_subflow_data header.
+    let rc = unsafe { libc::getsockopt(fd, SOL_MPTCP, option, buf.as_mut_ptr().cast(), &mut len) };
+    if rc != 0 {
+        return None;
+    }
+    let count = (u32_at(&buf, 4) as usize).min(MAX_SUBFLOWS);
+    let filled = record_len.min(u32_at(&buf, 8) as usize);
+    Some((buf, count, filled))
+}
+
 fn mptcp_local_addrs(fd: RawFd) -> Option<Vec<Ipv4Addr>> {
     // struct mptcp_subflow_addrs: a local and a remote sockaddr_storage (128 B each).
     const ADDRS_LEN: usize = 256;
-    const HEADER: usize = 16;
-    let mut buf = vec![0u8; HEADER + MAX_SUBFLOWS * ADDRS_LEN];
-    buf[0..4].copy_from_slice(&(HEADER as u32).to_ne_bytes());
-    buf[12..16].copy_from_slice(&(ADDRS_LEN as u32).to_ne_bytes());
-    let mut len = buf.len() as libc::socklen_t;
-    // SAFETY: buf has len writable bytes and a valid mptcp_subflow_data header.
-    let rc = unsafe { libc::getsockopt(fd, SOL_MPTCP, MPTCP_ADDRS, buf.as_mut_ptr().cast(), &mut len) };
-    if rc != 0 {
-        return None;
-    }
-    let count = (u32_at(&buf, 4) as usize).min(MAX_SUBFLOWS);
+    let (buf, count, _) = subflow_records(fd, MPTCP_ADDRS, ADDRS_LEN)?;
     // sockaddr_in: family (2 B), port (2 B), address (4 B, network order).
-    Some((0..count).map(|k| { let o = HEADER + k * ADDRS_LEN + 4; Ipv4Addr::new(buf[o], buf[o + 1], buf[o + 2], buf[o + 3]) }).collect())
+    Some((0..count).map(|k| { let o = SUBFLOW_DATA_HEADER + k * ADDRS_LEN + 4; Ipv4Addr::new(buf[o], buf[o + 1], buf[o + 2], buf[o + 3]) }).collect())
 }
 
 fn mptcp_infos(fd: RawFd) -> Option<Vec<TcpInfo>> {
-    // struct mptcp_subflow_data { u32 size_subflow_data, num_subflows, size_kernel, size_user }
-    const HEADER: usize = 16;
-    let mut buf = vec![0u8; HEADER + MAX_SUBFLOWS * INFO_LEN];
-    buf[0..4].copy_from_slice(&(HEADER as u32).to_ne_bytes());
-    buf[12..16].copy_from_slice(&(INFO_LEN as u32).to_ne_bytes());
-    let mut len = buf.len() as libc::socklen_t;
-    // SAFETY: buf has len writable bytes and a valid mptcp_subflow_data header.
-    let rc = unsafe { libc::getsockopt(fd, SOL_MPTCP, MPTCP_TCPINFO, buf.as_mut_ptr().cast(), &mut len) };
-    if rc != 0 {
-        return None;
-    }
-    let count = (u32_at(&buf, 4) as usize).min(MAX_SUBFLOWS);
-    let size_kernel = u32_at(&buf, 8) as usize;
-    let each = INFO_LEN.min(size_kernel);
-    Some((0..count).map(|k| decode(&buf[HEADER + k * INFO_LEN..], each)).collect())
+    let (buf, count, filled) = subflow_records(fd, MPTCP_TCPINFO, INFO_LEN)?;
+    Some((0..count).map(|k| decode(&buf[SUBFLOW_DATA_HEADER + k * INFO_LEN..], filled)).collect())
 }
