@@ -1,4 +1,4 @@
-//! The MPTCP-SBD decision filter ([S0] §III-B ③, §IV-B; algorithm digest §7.4, §11 item 20):
+//! The MPTCP-SBD decision filter ([S0] §III-B ③, §IV-B; docs/sbd.md "Decision filter", §11.20):
 //! every `window` observations (10, i.e. 3.5 s) one decision. Two flows are decided together
 //! when they were observed in the same bottleneck group at least `threshold` times (5 of 10; a
 //! 5/5 tie groups, as [S0] biases ties toward grouping). A flow without such a partner is

@@ -1,4 +1,4 @@
-//! The grouping algorithm of RFC 8382 §3.3.1 (algorithm digest §6.6), in RFC order:
+//! The grouping algorithm of RFC 8382 §3.3.1 (docs/sbd.md "Grouping"), in RFC order:
 //! bottleneck test, then splits by freq_est (p_f), var_est (p_mad), skew_est (p_s) and
 //! pkt_loss (p_d) (§11 item 33). Each split sorts a group descending and cuts between
 //! *adjacent* flows (chaining, §11 item 18). Works in caller-owned buffers: no allocation.

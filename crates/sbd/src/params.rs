@@ -1,5 +1,5 @@
-//! Parameters of the RFC 8382 detector and its presets (algorithm digest §6.7, §11 items 12,
-//! 13, 17, 23).
+//! Parameters of the RFC 8382 detector and its presets (docs/sbd.md "Parameters and
+//! presets", §11.12, §11.13, §11.17, §11.23).
 
 /// How the loss statistic enters the grouping (§11 item 12 / 19).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

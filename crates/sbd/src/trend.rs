@@ -1,4 +1,4 @@
-//! Trend-line regression SBD ([S2] §4.3; algorithm digest §8, §11 items 25, 26).
+//! Trend-line regression SBD ([S2] §4.3; docs/sbd.md "Trend-line detector", §11.25, §11.26).
 //!
 //! Per flow, every raw RTT sample is smoothed by the EWMA of [S2] eq. 16 (α = 0.9 weights the
 //! new sample) and buffered for the current evaluation window (5 s). At the window's end,
@@ -228,7 +228,7 @@ impl TrendLineDetector {
     }
 }
 
-/// Algorithm 3 with the REC guard against non-positive slopes (digest §8.4).
+/// Algorithm 3 with the REC guard against non-positive slopes (docs/sbd.md "Trend-line detector").
 pub fn shared(a: &TrendFit, b: &TrendFit, p: &TrendParams) -> bool {
     let s = a.start_ms.max(b.start_ms);
     let e = a.end_ms.min(b.end_ms);

@@ -3,7 +3,7 @@
 //! Over the last M interval values (position 1 = newest) the weight is `M−F+1` for positions
 //! 1..F and `M−k+1` for positions k = F+1..M. With F = M every weight is 1 (a plain sum).
 //! Integer values and integer weights keep the incremental sums exact: they never drift from
-//! a direct recomputation (algorithm digest §6.4).
+//! a direct recomputation (docs/sbd.md "Responsiveness weighting").
 
 #[derive(Clone, Debug)]
 pub struct WeightedWindow {

@@ -1,8 +1,8 @@
 //! The streaming RFC 8382 detector against a direct recomputation from the raw samples of a
 //! generated trace: every interval's skew_est, var_est, freq_est, pkt_loss, bottleneck test and
-//! grouping, recomputed from scratch (RFC 8382 §3.2, §3.3.1, §4.1, §4.2; algorithm digest §6.3
-//! to §6.6) with lists instead of rings and running sums. Catches drift in the O(1) updates
-//! (window sums, crossing ring, mean_delay over M) that hand-sized unit tests may not reach.
+//! grouping, recomputed from scratch (RFC 8382 §3.2, §3.3.1, §4.1, §4.2) with lists instead of
+//! rings and running sums. Catches drift in the O(1) updates (window sums, crossing ring,
+//! mean_delay over M) that hand-sized unit tests may not reach.
 
 use pathpool_sbd::replay::{owd_events, Event};
 use pathpool_sbd::tracegen::{generate, TraceConfig};

@@ -1,4 +1,4 @@
-//! RFC 8382 statistics on tiny traces, computed by hand (algorithm digest §6.3, §12.2).
+//! RFC 8382 statistics on tiny traces, computed by hand (RFC 8382 §3.2; docs/sbd.md "Statistics").
 
 use pathpool_sbd::tracegen::{generate, TraceConfig};
 use pathpool_sbd::{Rfc8382Detector, SbdParams};
