@@ -6,9 +6,10 @@ use support::*;
 
 const SCENARIOS: &str = PAPER_SCENARIOS;
 
+/// With the built-in scenario files, started outside the sources (as an installed binary).
 fn reproduce(out: &Scratch) -> (serde_json::Value, String) {
     let dir = out.0.to_str().unwrap();
-    let o = pathpool(&["reproduce", "ferlin2016", "--quick", "--jobs", "2", "--scenarios", SCENARIOS, "--out", dir]);
+    let o = pathpool_in(&std::env::temp_dir(), &["reproduce", "ferlin2016", "--quick", "--jobs", "2", "--out", dir]);
     assert!(o.status.success(), "reproduce failed: {}", String::from_utf8_lossy(&o.stderr));
     let summary = std::fs::read_to_string(out.join("summary.json")).expect("summary.json");
     (serde_json::from_str(&summary).expect("JSON"), String::from_utf8_lossy(&o.stdout).into_owned())

@@ -11,6 +11,7 @@ pub mod papers;
 mod reproduce;
 pub mod report;
 pub mod runner;
+pub mod scenario_files;
 pub mod scenario_job;
 pub mod stats;
 mod store;
@@ -20,6 +21,7 @@ pub use job::{Job, Results};
 pub use report::PaperOut;
 pub use verdict::Claim;
 pub use reproduce::{check_out_dir, reproduce, Failure, Reproduction};
+pub use scenario_files::ScenarioFiles;
 
 use std::path::PathBuf;
 
@@ -28,14 +30,14 @@ use std::path::PathBuf;
 pub struct Options {
     /// Fewer seeds and shorter runs: a few minutes for the whole paper.
     pub quick: bool,
-    /// The folder holding one sub-folder of scenario files per paper (`scenarios/papers`).
-    pub scenarios: PathBuf,
+    /// Where the scenario files (one sub-folder per paper) come from.
+    pub scenarios: ScenarioFiles,
 }
 
 impl Options {
     /// The scenario folder of one paper.
     pub fn paper_dir(&self, paper: &str) -> PathBuf {
-        self.scenarios.join(paper)
+        self.scenarios.root().join(paper)
     }
 
     /// `full` seeds normally, `quick` seeds under `--quick`, numbered from 1.

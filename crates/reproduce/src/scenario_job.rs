@@ -47,7 +47,7 @@ impl ScenarioRun {
 /// and checked now, so a missing or invalid scenario fails before anything runs.
 pub fn scenario_job(id: impl Into<String>, file: &Path, run: ScenarioRun, extract: Extract) -> Result<Job, String> {
     let name = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read the scenario file '{name}': {e}"))?;
+    let text = crate::scenario_files::read(file)?;
     let mut overrides = run.sets.clone();
     overrides.push(format!("simulation.seed={}", run.seed));
     load(&name, &text, &overrides, run.cc.as_deref())?;

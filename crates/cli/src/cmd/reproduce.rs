@@ -3,7 +3,7 @@
 
 use crate::error::CliError;
 use clap::Args;
-use pathpool_reproduce::{papers, reproduce, Failure, Options, Paper};
+use pathpool_reproduce::{papers, reproduce, Failure, Options, Paper, ScenarioFiles};
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -21,9 +21,10 @@ pub struct ReproduceArgs {
     /// runs/ (each finished simulation; running again with the same folder resumes).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// The folder with one folder of scenario files per paper.
-    #[arg(long, value_name = "DIR", default_value = "scenarios/papers")]
-    pub scenarios: PathBuf,
+    /// A folder with one folder of scenario files per paper, read instead of the files built
+    /// into pathpool (the repository's scenarios/papers when it was built).
+    #[arg(long, value_name = "DIR")]
+    pub scenarios: Option<PathBuf>,
 }
 
 pub fn run(args: ReproduceArgs) -> Result<(), CliError> {
@@ -37,13 +38,17 @@ pub fn run(args: ReproduceArgs) -> Result<(), CliError> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(s) => s.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| CliError::usage(format!("--jobs: expected a whole number >= 1, got '{s}'")))?,
     };
-    if !args.scenarios.is_dir() {
-        return Err(CliError::usage(format!(
-            "--scenarios: '{}' is not a folder; expected the scenario folder of the pathpool sources (run from the repository's top, or pass --scenarios)",
-            args.scenarios.display()
-        )));
-    }
-    let opts = Options { quick: args.quick, scenarios: args.scenarios.clone() };
+    let scenarios = match &args.scenarios {
+        None => ScenarioFiles::BuiltIn,
+        Some(dir) if dir.is_dir() => ScenarioFiles::Folder(dir.clone()),
+        Some(dir) => {
+            return Err(CliError::usage(format!(
+                "--scenarios: '{}' is not a folder; expected a folder with one folder of scenario files per paper (like the sources' scenarios/papers), or leave --scenarios out to use the built-in files",
+                dir.display()
+            )))
+        }
+    };
+    let opts = Options { quick: args.quick, scenarios };
     let command = format!("pathpool reproduce {}{}", args.paper, if args.quick { " --quick" } else { "" });
     let done = reproduce(&chosen, &opts, &args.out, jobs, &command).map_err(|f| match f {
         Failure::Input(m) => CliError::usage(m),

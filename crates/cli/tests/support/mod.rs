@@ -30,6 +30,11 @@ pub fn pathpool(args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_pathpool")).args(args).output().expect("the binary runs")
 }
 
+/// As `pathpool`, started in folder `cwd` (to show a command does not need the sources).
+pub fn pathpool_in(cwd: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pathpool")).current_dir(cwd).args(args).output().expect("the binary runs")
+}
+
 /// Runs and expects success; returns the parsed DIR/summary.json.
 pub fn run_ok(args: &[&str], out: &Path) -> Value {
     let o = pathpool(args);
@@ -55,7 +60,8 @@ pub fn assert_usage_error(args: &[&str], flag: &str, out: &Path) {
     assert!(!out.exists(), "{args:?}: output folder {} left behind", out.display());
 }
 
-/// The scenario folder of the papers, for `pathpool reproduce --scenarios`.
+/// The scenario folder of the papers, for `pathpool reproduce --scenarios` (without it the
+/// files built into the binary are used).
 pub const PAPER_SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/papers");
 
 /// Runs `pathpool reproduce PAPER --quick` into `out`, expects success and returns the

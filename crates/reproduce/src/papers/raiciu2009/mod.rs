@@ -53,7 +53,7 @@ fn scenario_jobs(opts: &Options, seeds: Vec<u64>, experiment: &str, stem: &str, 
 /// The forward rate in bits/s of link `name` of a scenario file (after `sets`), which the
 /// loss rates need (the summary has a link's utilisation and drops, not its rate).
 fn link_rate_bps(file: &Path, sets: &[String], name: &str) -> Result<f64, String> {
-    let loaded = pathpool_scenario::load(file, sets).map_err(|e| e.to_string())?;
+    let loaded = crate::scenario_files::load(file, sets)?;
     loaded
         .scenario
         .links

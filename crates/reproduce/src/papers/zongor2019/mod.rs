@@ -39,7 +39,7 @@ fn file(opts: &Options) -> std::path::PathBuf {
 
 /// The LP of the scenario's topology: per link, the subflows whose route crosses it.
 fn optimum(path: &Path) -> Result<(Vec<f64>, f64, Vec<Capacity>), String> {
-    let loaded = pathpool_scenario::load(path, &[]).map_err(|e| e.to_string())?;
+    let loaded = crate::scenario_files::load(path, &[])?;
     let routes: Vec<Vec<String>> = loaded
         .scenario
         .flows
