@@ -29,8 +29,9 @@ build: deps
 demo: build
 	@$(BIN) reproduce ferlin2016 --quick --out $(OUT)/demo
 
+# The fast-test profile (Cargo.toml) is the release profile without link-time optimisation.
 test: deps
-	$(CARGO) test --release --locked --workspace
+	$(CARGO) test --profile fast-test --locked --workspace
 
 # The long validations (docs/validation.md records their results): every #[ignore]d test
 # of the workspace (simulator validation, detection accuracy tables, ...), the scenario runs, and
