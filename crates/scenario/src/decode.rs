@@ -54,10 +54,12 @@ const FLOW_KEYS: &[&str] = &[
     "sbd_sample_spacing",
     "sbd_corr_min",
     "sbd_detector",
+    "sbd_receiver",
+    "sbd_verify",
     "competitor",
     "log_delays",
 ];
-const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector"];
+const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify"];
 const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 

@@ -7,7 +7,7 @@ use crate::schema::{FlowKind, MptcpSpec, TcpSpec};
 use crate::suggest::did_you_mean;
 use crate::tree::Kind;
 use pathpool_cc::{Algorithm, SinglePath};
-use pathpool_sim::{time, MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
+use pathpool_sim::{time, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler};
 
 /// Scheme names `cc` and `--cc` accept for a multipath connection.
 pub const SCHEMES: &[&str] = &[
@@ -125,7 +125,17 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
     let sbd_sample_spacing = f.time("sbd_sample_spacing")?.map(|t| f.located("sbd_sample_spacing", t));
     let sbd_corr_min = f.number("sbd_corr_min", -1.0, 1.0)?.map(|c| f.located("sbd_corr_min", c));
     let sbd_detector = f.choice("sbd_detector", &["mptcp-sbd", "pathpool"])?;
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min, sbd_detector })
+    let sbd_receiver = f.choice("sbd_receiver", &["honest", "separate", "random", "flapping"])?.map(|c| {
+        let value = match c.value.as_str() {
+            "separate" => ReceiverReport::Separate,
+            "random" => ReceiverReport::Random,
+            "flapping" => ReceiverReport::Flapping,
+            _ => ReceiverReport::Honest,
+        };
+        Located { value, origin: c.origin, path: c.path }
+    });
+    let sbd_verify = f.bool("sbd_verify")?.map(|v| f.located("sbd_verify", v));
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min, sbd_detector, sbd_receiver, sbd_verify })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -147,12 +157,16 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
         .map(|f| &f.path)
         .or(m.sbd_sample_spacing.as_ref().map(|s| &s.path))
         .or(m.sbd_corr_min.as_ref().map(|c| &c.path))
-        .or(m.sbd_detector.as_ref().map(|d| &d.path));
+        .or(m.sbd_detector.as_ref().map(|d| &d.path))
+        .or(m.sbd_receiver.as_ref().map(|r| &r.path))
+        .or(m.sbd_verify.as_ref().map(|v| &v.path));
     match (&mut cc, given) {
         (MultipathCc::MptcpSbd(p), _) => {
             p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
             p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
             p.corr_min = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_min);
+            p.report = m.sbd_receiver.as_ref().map_or(p.report, |r| r.value);
+            p.verify = m.sbd_verify.as_ref().map_or(p.verify, |v| v.value);
             if m.sbd_detector.as_ref().is_some_and(|d| d.value == "pathpool") {
                 // The `pathpool` preset: the split (at sbd_corr_min if given) and the change
                 // detector (pathpool_sbd::SbdParams::pathpool).

@@ -117,6 +117,10 @@ pub struct MptcpSpec {
     /// `sbd_detector`: the receiver's detector preset, "mptcp-sbd" ([S0]) or "pathpool" (with
     /// the correlation split and the change detector; docs/sbd.md). None: "mptcp-sbd".
     pub sbd_detector: Option<Located<String>>,
+    /// `sbd_receiver`: what the receiver reports, its decisions or a lie (docs/security.md).
+    pub sbd_receiver: Option<Located<pathpool_sim::ReceiverReport>>,
+    /// `sbd_verify`: the sender checks the decisions with a detector of its own.
+    pub sbd_verify: Option<Located<bool>>,
 }
 
 #[derive(Clone, Debug)]

@@ -215,3 +215,39 @@ fn sbd_detector_is_checked_and_the_pathpool_preset_follows_s0s_shifting_bottlene
     let mean = |v: &[Option<f64>]| v.iter().flatten().sum::<f64>() / v.iter().flatten().count().max(1) as f64;
     assert!(mean(&ours) < mean(&s0) && mean(&ours) < 7.0, "pathpool {ours:?} against mptcp-sbd {s0:?}");
 }
+
+#[test]
+fn sbd_receiver_and_sbd_verify_are_checked() {
+    let e = load_err(&TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_receiver = \"liar\""));
+    assert!(e.contains("flows.mp.sbd_receiver") && e.contains("honest, separate, random, flapping"), "{e}");
+    let e = load_err(&TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_verify = 1"));
+    assert!(e.contains("flows.mp.sbd_verify"), "{e}");
+    refused_on_lia("sbd_receiver = \"separate\"");
+    refused_on_lia("sbd_verify = true");
+}
+
+/// docs/security.md: on S0's SB-2 a receiver that reports "nothing is shared" takes about
+/// twice TCP's rate from a trusting sender and about TCP's rate from a checking one; on
+/// NSB-2 the check costs an honest receiver no throughput (the files' 140 s, seed 1).
+#[test]
+fn a_lying_receiver_gains_on_a_trusting_sender_and_not_on_a_checking_one() {
+    let run = |file: &str, text: &str, receiver: &str, verify: bool| {
+        let sets = vec![
+            "flows.mptcp.cc=mptcp-sbd".to_string(),
+            format!("flows.mptcp.sbd_receiver={receiver}"),
+            format!("flows.mptcp.sbd_verify={verify}"),
+        ];
+        summary::summary(&simulate(&load_str(file, text, &sets).unwrap(), &Progress::hidden()).unwrap())
+    };
+    let sb = include_str!("../../../scenarios/papers/ferlin2016/sb-2.toml");
+    let ratio = |receiver, verify| run("sb-2.toml", sb, receiver, verify)["sum_ratio"].as_f64().unwrap();
+    let honest = ratio("honest", true);
+    let (lie_trusted, lie_checked, flap_checked) = (ratio("separate", false), ratio("separate", true), ratio("flapping", true));
+    eprintln!("SB-2 sum ratio: honest {honest:.3}, separate trusted {lie_trusted:.3}, checked {lie_checked:.3}, flapping checked {flap_checked:.3}");
+    assert!(lie_trusted >= 1.5, "a trusting sender runs two uncoupled subflows: {lie_trusted}");
+    assert!(lie_checked <= honest * 1.15 && flap_checked <= honest * 1.15, "checked liars {lie_checked}, {flap_checked} against honest {honest}");
+    let nsb = include_str!("../../../scenarios/papers/ferlin2016/nsb-2.toml");
+    let rate = |verify| run("nsb-2.toml", nsb, "honest", verify)["mptcp_mbps"].as_f64().unwrap();
+    let (trusting, checking) = (rate(false), rate(true));
+    assert!(checking >= 0.95 * trusting, "the check costs an honest receiver on disjoint bottlenecks: {checking} against {trusting} Mb/s");
+}

@@ -81,7 +81,7 @@ pub mod time;
 pub mod udp;
 
 pub use element::{ElementId, FlowId};
-pub use mptcp::{MptcpConfig, MptcpId, MptcpStats, MultipathCc, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute};
+pub use mptcp::{MptcpConfig, MptcpId, MptcpStats, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute};
 pub use probe::{FlowSeries, ProbeSeries, QueueSeries};
 pub use queue::{Buffer, Discipline, QueueConfig, RandomTailParams, RedParams};
 pub use sim::{ConfigError, Simulation};

@@ -55,6 +55,26 @@ pub struct SbdPolicy {
     /// The receiver's detector restarts the memory of subflows whose bottleneck changed
     /// (`pathpool_sbd::change`, an extension, not S0's; the `pathpool` detector preset).
     pub change_detect: bool,
+    /// What the receiver reports: its decisions, or a lie (S0 §VII's open question).
+    pub report: ReceiverReport,
+    /// The sender checks the receiver's decisions against a detector of its own on RTT
+    /// samples and couples what either says is shared (`verify`; docs/security.md).
+    pub verify: bool,
+}
+
+/// A receiver's MP_GROUP reports. In MPTCP-SBD the receiver decides which subflows the sender
+/// couples; one that claims its subflows are apart makes the sender run uncoupled Reno on
+/// each and take more than TCP's share where they share a bottleneck (S0 §VII).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReceiverReport {
+    /// Its detector's decisions.
+    Honest,
+    /// Every subflow in a bottleneck group of its own, whatever was detected.
+    Separate,
+    /// Every decision, each subflow in a group drawn at random from 1..=n.
+    Random,
+    /// Decisions alternate between all subflows together and every subflow apart.
+    Flapping,
 }
 
 /// What the sender does with the receiver's decisions.
@@ -73,7 +93,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, report: ReceiverReport::Honest, verify: false }
     }
 }
 

@@ -125,7 +125,7 @@ impl Simulation {
             flows.push(flow.0);
         }
         let sbd = match cfg.cc {
-            MultipathCc::MptcpSbd(p) => Some(SbdReceiver::new(n, p.sample_spacing, p.corr_min, p.change_detect)),
+            MultipathCc::MptcpSbd(p) => Some(SbdReceiver::new(n, &p)),
             _ => None,
         };
         self.mptcp.conns.push(Connection {
@@ -240,6 +240,7 @@ impl Simulation {
             let loss = conn.data.losses_signalled[k] < retransmissions;
             if loss {
                 conn.data.losses_signalled[k] += 1;
+                conn.data.on_loss(k, self.now - conn.start);
             }
             p.flags |= FLAG_MP_TIMESTAMP;
             p.mp_option = SbdOption::Timestamp(MpTimestamp { time_us, loss }).packet_bytes();

@@ -6,7 +6,8 @@ pub(crate) mod engine;
 pub mod options;
 mod receiver;
 mod sender;
+mod verify;
 
-pub use config::{MptcpConfig, MultipathCc, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};
+pub use config::{MptcpConfig, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};
 pub use engine::{MptcpId, MptcpStats};
 pub use receiver::GroupingRecord;

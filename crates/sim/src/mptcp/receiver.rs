@@ -4,6 +4,7 @@
 
 use pathpool_sbd::{DecisionFilter, FilterParams, Observation, Rfc8382Detector, SbdParams};
 
+use super::config::{ReceiverReport, SbdPolicy};
 use super::options::{next_epoch, relative_owd_us, MpGroup, SbdOption, GROUP_NOT_CONGESTED};
 use crate::tcp::SeqSet;
 use crate::time::{to_nanos, Time};
@@ -29,17 +30,18 @@ pub(crate) struct SbdReceiver {
     /// still give a sample.
     spacing: Time,
     next_slot: Vec<u64>,
+    report: ReceiverReport,
     pub observations: Vec<GroupingRecord>,
     pub decisions: Vec<GroupingRecord>,
 }
 
 impl SbdReceiver {
-    pub fn new(n: usize, spacing: Time, corr_min: Option<f64>, change_detect: bool) -> Self {
-        let mut params = match corr_min {
+    pub fn new(n: usize, policy: &SbdPolicy) -> Self {
+        let mut params = match policy.corr_min {
             Some(corr_min) => SbdParams { corr_split: true, corr_min, ..SbdParams::mptcp_sbd() },
             None => SbdParams::mptcp_sbd(),
         };
-        params.change_detect = change_detect;
+        params.change_detect = policy.change_detect;
         SbdReceiver {
             detector: Rfc8382Detector::new(params, n),
             filter: DecisionFilter::new(FilterParams::default(), n),
@@ -47,8 +49,9 @@ impl SbdReceiver {
             restarts: 0,
             groups: vec![GROUP_NOT_CONGESTED; n],
             next_report: 0,
-            spacing,
+            spacing: policy.sample_spacing,
             next_slot: vec![0; n],
+            report: policy.report,
             observations: Vec::new(),
             decisions: Vec::new(),
         }
@@ -78,6 +81,7 @@ impl SbdReceiver {
                 for (g, &d) in self.groups.iter_mut().zip(&d.groups) {
                     *g = if d == 0 { GROUP_NOT_CONGESTED } else { d.min(98) as u8 };
                 }
+                report(self.report, self.decisions.len() as u64, &mut self.groups);
             }
         }
         if loss {
@@ -117,6 +121,30 @@ impl SbdReceiver {
         self.next_report = (sf + 1) % self.groups.len();
         Some(SbdOption::Group(MpGroup { epoch: self.epoch, group: self.groups[sf], flow_id: sf as u16 }))
     }
+}
+
+/// Replaces decision number `k`'s groups by what a lying receiver reports (the decisions
+/// kept for the outputs stay the detector's own).
+fn report(kind: ReceiverReport, k: u64, groups: &mut [u8]) {
+    let n = groups.len() as u64;
+    for (i, g) in groups.iter_mut().enumerate() {
+        *g = match kind {
+            ReceiverReport::Honest => return,
+            ReceiverReport::Separate => i as u8 + 1,
+            ReceiverReport::Random => 1 + (splitmix64(k << 8 | i as u64) % n) as u8,
+            ReceiverReport::Flapping if k % 2 == 0 => i as u8 + 1,
+            ReceiverReport::Flapping => 1,
+        };
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): the random liar's groups, a fixed function of the
+/// decision and subflow so that runs stay deterministic.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Data-level reassembly (RFC 8684 §3.3): segments are delivered to the application in
@@ -161,12 +189,30 @@ mod tests {
 
     #[test]
     fn thinning_keeps_the_first_sample_of_each_slot_per_subflow() {
-        let mut r = SbdReceiver::new(2, millis(5), None, false);
+        let mut r = SbdReceiver::new(2, &SbdPolicy { sample_spacing: millis(5), ..SbdPolicy::default() });
         let taken: Vec<bool> = [0, 1, 4_999, 5_000, 5_001, 12_000, 14_999, 15_000].iter().map(|&us| r.take_sample(0, micros(us))).collect();
         assert_eq!(taken, [true, false, false, true, false, true, false, true]);
         // Subflow 1 has its own slots.
         assert!(r.take_sample(1, micros(15_001)));
-        let mut every = SbdReceiver::new(1, 0, None, false);
+        let mut every = SbdReceiver::new(1, &SbdPolicy { sample_spacing: 0, ..SbdPolicy::default() });
         assert!((0..10).all(|us| every.take_sample(0, micros(us))));
+    }
+
+    #[test]
+    fn liars_report_what_their_kind_says_whatever_was_detected() {
+        let honest = [1u8, 1, 1, GROUP_NOT_CONGESTED];
+        let told = |kind, k| {
+            let mut g = honest;
+            report(kind, k, &mut g);
+            g
+        };
+        assert_eq!(told(ReceiverReport::Honest, 3), honest);
+        assert_eq!(told(ReceiverReport::Separate, 3), [1, 2, 3, 4]);
+        assert_eq!(told(ReceiverReport::Flapping, 0), [1, 2, 3, 4]);
+        assert_eq!(told(ReceiverReport::Flapping, 1), [1, 1, 1, 1]);
+        let random: Vec<[u8; 4]> = (0..50).map(|k| told(ReceiverReport::Random, k)).collect();
+        assert!(random.iter().flatten().all(|&g| (1..=4).contains(&g)));
+        assert!(random.iter().any(|g| g[0] == g[1]) && random.iter().any(|g| g[0] != g[1]), "random groups both join and split");
+        assert_eq!(random, (0..50).map(|k| told(ReceiverReport::Random, k)).collect::<Vec<_>>(), "deterministic");
     }
 }

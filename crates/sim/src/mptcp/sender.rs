@@ -9,6 +9,7 @@ use pathpool_sbd::{TrendLineDetector, TrendParams};
 
 use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
+use super::verify::Verifier;
 use crate::time::{to_nanos, Time};
 
 /// Per subflow: the data sequence number (DSN) of every subflow segment from `base` on
@@ -63,11 +64,14 @@ pub(crate) struct SbdSender {
     last_positive: Time,
     /// The decision (epoch) last counted as a positive, so each counts once.
     counted_epoch: Option<u8>,
+    /// `SbdPolicy::verify`: the sender's own detector, which can only add coupling.
+    verifier: Option<Verifier>,
 }
 
 impl SbdSender {
     fn new(policy: SbdPolicy, n: usize) -> Self {
-        SbdSender { policy, rings: vec![[GroupEntry::default(); RING]; n], arrivals: 0, switched_on: false, last_positive: 0, counted_epoch: None }
+        let verifier = (policy.verify && policy.feedback == SbdFeedback::Decisions).then(|| Verifier::new(n, policy.sample_spacing));
+        SbdSender { policy, rings: vec![[GroupEntry::default(); RING]; n], arrivals: 0, switched_on: false, last_positive: 0, counted_epoch: None, verifier }
     }
 
     /// Stores an MP_GROUP arriving at `now`; true when the coupling sets may change.
@@ -150,7 +154,15 @@ impl SbdSender {
                     _ => s,
                 }),
             };
+            if let Some(v) = &self.verifier {
+                *set = (0..n).filter(|&y| v.shared(x, y)).fold(*set, |s, y| s.with(y));
+            }
         }
+    }
+
+    /// An RTT sample for the verifier; true when the coupling sets may change.
+    fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) -> bool {
+        self.verifier.as_mut().is_some_and(|v| v.on_rtt(sf, since_start, rtt))
     }
 }
 
@@ -272,8 +284,13 @@ impl DataSender {
         }
     }
 
-    /// An RTT sample of subflow `sf` (TR-LIA's detector input).
+    /// An RTT sample of subflow `sf` (TR-LIA's detector input, and MPTCP-SBD's verifier's).
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) {
+        if let Coupler::Sbd(s) = &mut self.coupler {
+            if s.on_rtt(sf, since_start, rtt) {
+                s.coupling_sets(&mut self.coupling);
+            }
+        }
         if let Coupler::Tr(t) = &mut self.coupler {
             if t.on_rtt(sf, since_start, rtt) {
                 let n = self.coupling.len();
@@ -282,6 +299,13 @@ impl DataSender {
                     *c = if coupled { SubflowSet::all(n) } else { SubflowSet::single(i) };
                 }
             }
+        }
+    }
+
+    /// Subflow `sf` retransmitted a segment (the verifier's loss input).
+    pub fn on_loss(&mut self, sf: usize, since_start: Time) {
+        if let Coupler::Sbd(SbdSender { verifier: Some(v), .. }) = &mut self.coupler {
+            v.on_loss(sf, since_start);
         }
     }
 }

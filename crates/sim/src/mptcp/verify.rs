@@ -1,0 +1,80 @@
+//! The sender's check of a receiver's MPTCP-SBD decisions (docs/security.md).
+//!
+//! In MPTCP-SBD the receiver decides which subflows the sender couples, so a receiver that
+//! lies ("nothing is shared") makes the sender run uncoupled on a shared bottleneck (S0 §VII
+//! leaves this open; RFC 8382 §1 says SBD may only advise coupling). The sender sees the
+//! same queues on its own ACK clock: the RTT of a subflow is its one-way delay plus a return
+//! path, so RFC 8382's statistics on RTT samples find the same shared bottlenecks where the
+//! return paths are not congested. The check runs that detector (S0's parameters with the
+//! delay-correlation split, which keeps separate bottlenecks apart: docs/sbd.md) and lets
+//! the receiver's decisions only loosen coupling where the sender's own agree: two subflows
+//! are coupled when either side puts them in one congested group. A pair the sender found
+//! shared stays coupled until two of its decisions in a row find it apart, so a receiver that
+//! flaps between "shared" and "apart" cannot use the sender's occasional wrong decision.
+
+use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
+
+use crate::time::{to_nanos, Time};
+
+pub(crate) struct Verifier {
+    detector: Rfc8382Detector,
+    filter: DecisionFilter,
+    /// The sender's own last two decisions, a group per subflow (0: not congested); None
+    /// before the first.
+    groups: Option<Vec<u32>>,
+    previous: Option<Vec<u32>>,
+    /// The first sample of each slot of this length counts, as at the receiver.
+    spacing: Time,
+    next_slot: Vec<u64>,
+}
+
+impl Verifier {
+    pub fn new(n: usize, spacing: Time) -> Self {
+        let params = SbdParams { corr_split: true, corr_min: CORR_MIN, ..SbdParams::mptcp_sbd() };
+        Verifier {
+            detector: Rfc8382Detector::new(params, n),
+            filter: DecisionFilter::new(FilterParams::default(), n),
+            groups: None,
+            previous: None,
+            spacing,
+            next_slot: vec![0; n],
+        }
+    }
+
+    /// An RTT sample of subflow `sf` at `since_start`; true when a new decision was made.
+    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) -> bool {
+        let now_ns = to_nanos(since_start);
+        let decided = self.poll(now_ns);
+        let slot = if self.spacing == 0 { u64::MAX } else { since_start / self.spacing };
+        if self.spacing == 0 || slot >= self.next_slot[sf] {
+            self.next_slot[sf] = slot.saturating_add(1);
+            self.detector.on_owd_sample(sf, now_ns, to_nanos(rtt) as i64);
+        } else {
+            self.detector.on_unsampled_packet(sf, now_ns);
+        }
+        decided
+    }
+
+    /// A segment of subflow `sf` was retransmitted (a loss, as RFC 8382's pkt_loss counts).
+    pub fn on_loss(&mut self, sf: usize, since_start: Time) {
+        self.detector.on_loss(sf, to_nanos(since_start));
+    }
+
+    fn poll(&mut self, now_ns: u64) -> bool {
+        let mut decided = false;
+        while let Some(obs) = self.detector.poll(now_ns) {
+            if let Some(d) = self.filter.push(obs) {
+                self.previous = self.groups.replace(d.groups.clone());
+                decided = true;
+            }
+        }
+        decided
+    }
+
+    /// Do subflows `x` and `y` share a congested bottleneck by one of the sender's last two
+    /// decisions?
+    pub fn shared(&self, x: usize, y: usize) -> bool {
+        let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] != 0 && g[x] == g[y]);
+        shared_in(&self.groups) || shared_in(&self.previous)
+    }
+}
