@@ -58,8 +58,9 @@ struct {
 } pp_conns SEC(".maps");
 
 /* Written by the SBD daemon (or a test): the group of each subflow; subflows couple with the
- * siblings of their group. A connection without entries is coupled as one group (S0: MPTCP-SBD
- * couples until the first decision). */
+ * siblings of their group, and group 0 (not bottlenecked, or no entry) with every group. A
+ * connection without entries is coupled as one group (S0: MPTCP-SBD couples until the first
+ * decision). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 32768);
@@ -207,7 +208,10 @@ static __always_inline unsigned pp_collect(struct sock *sk, struct pp_path *p, i
 		if (!t->srtt_us || t->inet_conn.icsk_inet.sk.__sk_common.skc_state != TCP_ESTABLISHED)
 			continue;
 		__u32 id = c->subflow_id;
-		if (sbd && pp_group(token, id) != my_group)
+		/* Group 0 (not bottlenecked, or no decision yet) couples with every group, as
+		 * MPTCP-SBD's code does (algorithms.md §11 item 21). */
+		__u32 g = sbd ? pp_group(token, id) : 0;
+		if (my_group && g && g != my_group)
 			continue;
 		if (n >= PP_MAX_SUBFLOWS)
 			break;

@@ -4,20 +4,25 @@
 //! with the `bpf` feature). docs/kernel.md describes the design, what this kernel refuses, and
 //! the measurements.
 
+pub mod grouping;
 pub mod model;
 mod names;
 mod status;
 
 #[cfg(feature = "bpf")]
+mod daemon;
+#[cfg(feature = "bpf")]
 mod loader;
 
 pub use names::{controller_for, CONTROLLERS};
-pub use status::{registered, ConnStatus, Status};
+pub use status::{registered, ConnStatus, SbdRun, Status};
 
 #[cfg(feature = "bpf")]
-pub use loader::{load, status, unload, write_groups, Guard};
+pub use daemon::run_sbd;
+#[cfg(feature = "bpf")]
+pub use loader::{buildable, load, status, unload, write_groups, Guard};
 
 #[cfg(not(feature = "bpf"))]
 mod unbuilt;
 #[cfg(not(feature = "bpf"))]
-pub use unbuilt::{load, status, unload, write_groups, Guard};
+pub use unbuilt::{buildable, load, run_sbd, status, unload, write_groups, Guard};

@@ -6,6 +6,7 @@
 use crate::status::{registered, ConnStatus, Status};
 use crate::CONTROLLERS;
 use libbpf_rs::{MapCore, MapFlags, MapHandle, ObjectBuilder};
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,11 @@ fn object() -> Result<&'static [u8], String> {
         "this pathpool was built without its BPF object: {}; install it and rebuild",
         env!("PATHPOOL_BPF_MISSING")
     ))
+}
+
+/// Whether this build can register the controllers (the reason when not).
+pub fn buildable() -> Result<(), String> {
+    object().map(|_| ())
 }
 
 /// Root and BTF, and the BPF filesystem mounted (mounted here when it is not).
@@ -117,7 +123,7 @@ pub fn unload() -> Result<Vec<String>, String> {
     Ok(before)
 }
 
-fn open_map(name: &str) -> Result<MapHandle, String> {
+pub(crate) fn open_map(name: &str) -> Result<MapHandle, String> {
     MapHandle::from_pinned_path(pin(name))
         .map_err(|e| format!("map {name} not pinned under {PIN_DIR} (`pathpool kernel load`?): {e}"))
 }
@@ -162,14 +168,7 @@ pub fn status() -> Result<Status, String> {
 
 /// Writes each (subflow id, group) of connection `token` into the map pathpool_sbd reads.
 pub fn write_groups(token: u32, groups: &[(u32, u32)]) -> Result<(), String> {
-    let map = open_map("pp_groups")?;
-    for &(sf, g) in groups {
-        let mut key = token.to_ne_bytes().to_vec();
-        key.extend_from_slice(&sf.to_ne_bytes());
-        map.update(&key, &g.to_ne_bytes(), MapFlags::ANY)
-            .map_err(|e| format!("writing the group of subflow {sf}: {e}"))?;
-    }
-    Ok(())
+    crate::daemon::write_pairs(&open_map("pp_groups")?, token, groups)
 }
 
 /// The controllers registered for a scope: loads them when they are not, and unloads on drop

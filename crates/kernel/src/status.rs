@@ -49,3 +49,12 @@ impl fmt::Display for Status {
         Ok(())
     }
 }
+
+/// What the SBD daemon did: its last log line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SbdRun {
+    pub samples: u64,
+    pub decisions: u64,
+    pub changes: u64,
+    pub forgotten: u64,
+}

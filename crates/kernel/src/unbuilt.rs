@@ -1,10 +1,15 @@
 //! Without the `bpf` feature: every kernel operation answers with one line saying how to get it.
 
-use crate::Status;
+use crate::{SbdRun, Status};
 
 const WHY: &str = "this pathpool was built without the BPF controllers: install clang, bpftool, \
 libbpf-dev, libelf-dev, zlib1g-dev, pkg-config (`make deps` as root does) and rebuild with \
 `make build-kernel`";
+
+/// Whether this build can register the controllers (the reason when not).
+pub fn buildable() -> Result<(), String> {
+    Err(WHY.into())
+}
 
 pub fn load() -> Result<Vec<String>, String> {
     Err(WHY.into())
@@ -29,4 +34,8 @@ impl Guard {
     pub fn acquire() -> Result<Guard, String> {
         Err(WHY.into())
     }
+}
+
+pub fn run_sbd(_log: &mut dyn std::io::Write, _max: Option<std::time::Duration>) -> Result<SbdRun, String> {
+    Err(WHY.into())
 }
