@@ -12,7 +12,7 @@ all: build
 # The Rust toolchain (stable, via rustup when cargo is missing). No system libraries are
 # needed: plots use an embedded font. The testbed (docs/testbed.md) drives `ip` and `tc`:
 # iproute2 is installed when it is missing and we are root (without root the testbed skips).
-deps:
+deps: deps-kernel
 	@command -v $(CARGO) >/dev/null 2>&1 || { \
 	  echo "installing the Rust toolchain with rustup"; \
 	  curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal; }
@@ -21,8 +21,26 @@ deps:
 	  echo "installing iproute2 for the testbed"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; fi
 
+# ---- [kernel] BPF congestion controls (docs/kernel.md) ----
+# The loader needs clang, bpftool and libbpf/libelf/zlib headers at build time: installed by
+# `deps` when root; the `kernel` feature is turned on only when they are all there (evaluated
+# when used, after deps), otherwise pathpool builds without it and `pathpool kernel` says
+# what is missing. `make build-kernel` insists on it.
+KERNEL_TOOLS_OK = $(shell command -v clang >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1 && test -f /usr/include/bpf/bpf_helpers.h && pkg-config --exists libelf zlib 2>/dev/null && echo yes)
+KERNEL_FEATURES = $(if $(KERNEL_TOOLS_OK),--features pathpool/kernel,)
+.PHONY: deps-kernel build-kernel kernel-measure
+deps-kernel:
+	@if [ "$$(id -u)" = 0 ] && [ -z "$(KERNEL_TOOLS_OK)" ]; then \
+	  echo "installing the BPF toolchain for pathpool's kernel controllers"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config; fi
+	@command -v clang >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1 && test -f /usr/include/bpf/bpf_helpers.h && pkg-config --exists libelf zlib 2>/dev/null \
+	  || echo "note: kernel controllers not built (needs clang bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config; \`make deps\` as root installs them)"
+build-kernel: deps
+	$(CARGO) build --release --locked -p pathpool --features pathpool/kernel
+# ---- end [kernel] ----
+
 build: deps
-	$(CARGO) build --release --locked -p pathpool
+	$(CARGO) build --release --locked -p pathpool $(KERNEL_FEATURES)
 
 # The main job: S0's (ferlin2016) experiments in the quick preset, beside the paper's numbers.
 # Running it again resumes in the same folder (finished simulations are reused).
@@ -31,7 +49,7 @@ demo: build
 
 # The fast-test profile (Cargo.toml) is the release profile without link-time optimisation.
 test: deps
-	$(CARGO) test --profile fast-test --locked --workspace
+	$(CARGO) test --profile fast-test --locked --workspace $(KERNEL_FEATURES)
 
 # The long validations (docs/validation.md records their results): every #[ignore]d test
 # of the workspace (simulator validation, detection accuracy tables, ...), the scenario runs, and

@@ -43,6 +43,10 @@ enum Command {
     /// The fidelity suite (scenarios/fidelity/) in the simulator and on real Linux side by
     /// side: report.md with each case's quantity, both medians and the relative error; needs root.
     Fidelity(cmd::fidelity::FidelityArgs),
+    /// pathpool's coupled controllers (LIA, OLIA, BALIA, MPTCP-SBD) as BPF struct_ops on this
+    /// kernel, for upstream MPTCP; needs root.
+    #[command(subcommand)]
+    Kernel(cmd::kernel::KernelWhat),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -56,6 +60,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Reproduce(args) => cmd::reproduce::run(args),
         Command::Testbed(w) => cmd::testbed::run(w),
         Command::Fidelity(a) => cmd::fidelity::run(a),
+        Command::Kernel(w) => cmd::kernel::run(w),
     }
 }
 

@@ -35,6 +35,10 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     if !crate::is_root() {
         return fail("pathpool testbed needs root (it builds network namespaces, TUN devices and queues); run it as root");
     }
+    // The BPF controllers a flow selects are registered for the run, and unregistered after
+    // it when the run registered them (docs/kernel.md).
+    let uses_bpf = plan.flows.iter().any(|f| matches!(&f.spec, Checked::Mptcp { tcp, .. } if tcp.cc.starts_with("pathpool_")));
+    let _controllers = if uses_bpf { Some(pathpool_kernel::Guard::acquire().map_err(crate::TestbedError)?) } else { None };
     netns::catch_interrupts();
     let mut namespaces = Namespaces::new();
     for i in 0..plan.nodes.len() {

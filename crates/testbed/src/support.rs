@@ -101,12 +101,19 @@ pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
                 let cc = match m.cc.value.as_str() {
                     "uncoupled" => "reno",
                     "uncoupled-cubic" => "cubic",
-                    other => {
-                        return Err(refuse(
-                            "cc",
-                            format!("\"{other}\" couples the subflows; the testbed runs Linux MPTCP, whose subflows each run a built-in controller: use \"uncoupled\" (reno) or \"uncoupled-cubic\""),
-                        ))
-                    }
+                    // The coupled controllers run as BPF struct_ops (docs/kernel.md).
+                    other => match pathpool_kernel::controller_for(other) {
+                        Some(bpf) => {
+                            pathpool_kernel::buildable().map_err(|why| refuse("cc", format!("\"{other}\" runs as the BPF controller {bpf}, but {why}")))?;
+                            bpf
+                        }
+                        None => {
+                            return Err(refuse(
+                                "cc",
+                                format!("\"{other}\" has no kernel implementation; the testbed runs MPTCP with \"uncoupled\" (reno), \"uncoupled-cubic\", or the BPF controllers \"lia\", \"olia\", \"balia\", \"mptcp-sbd\" (docs/kernel.md)"),
+                            ))
+                        }
+                    },
                 };
                 let tcp = settings(&m.tcp, cc, kernel_ccs).map_err(|(k, why)| refuse(k, why))?;
                 if m.scheduler != pathpool_scenario::schema::Scheduler::LowestRtt {
@@ -152,9 +159,10 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
     let linux = match cc {
         "reno" | "uncoupled" => "reno",
         "cubic" | "uncoupled-cubic" => "cubic",
+        bpf if pathpool_kernel::CONTROLLERS.contains(&bpf) => bpf, // registered for the run
         other => return Err(("cc", format!("\"{other}\" is a coupled controller; the testbed runs Linux's built-in controllers: \"reno\" or \"cubic\""))),
     };
-    if !kernel_ccs.iter().any(|k| k == linux) {
+    if !linux.starts_with("pathpool_") && !kernel_ccs.iter().any(|k| k == linux) {
         return Err(("cc", format!("this kernel offers no \"{linux}\" congestion control (available: {})", kernel_ccs.join(" "))));
     }
     if t.log_delays {

@@ -10,6 +10,9 @@ fn scenario(path: &str, overrides: &[&str]) -> Loaded {
     pathpool_scenario::load(&file, &o).expect("the scenario loads")
 }
 
+/// Runs in one process share the namespace names `pathpool-<pid>-nK`: one at a time.
+static ONE_RUN_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn root_or_skip(test: &str) -> bool {
     if pathpool_testbed::is_root() {
         return true;
@@ -28,6 +31,7 @@ fn one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind() {
     if !root_or_skip("one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind") {
         return;
     }
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let l = scenario("scenarios/fidelity/reno-alone.toml", &["simulation.duration=6s", "simulation.warmup=2s"]);
     let dir = std::env::temp_dir().join(format!("pathpool-testbed-test-{}", std::process::id()));
     let capture = dir.join("capture");
@@ -121,10 +125,48 @@ rate = "10Mbps"
 delay = "10ms"
 buffer = 50
 "#;
-    let coupled = refusal(&format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"olia\"\n"));
-    assert!(coupled.contains("flows.mp.cc") && coupled.contains("uncoupled"), "{coupled}");
+    let coupled = refusal(&format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"wvegas\"\n"));
+    assert!(coupled.contains("flows.mp.cc") && coupled.contains("uncoupled") && coupled.contains("olia"), "{coupled}");
+    // OLIA runs as a BPF controller when this build has them, and is refused with the reason otherwise.
+    let olia = format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"olia\"\n");
+    let l = pathpool_scenario::load_str("bad.toml", &olia, &[]).unwrap();
+    match (pathpool_kernel::buildable(), pathpool_testbed::run::check(&l)) {
+        (Ok(()), Ok(_)) => {}
+        (Err(why), Err(e)) => assert!(e.to_string().contains("flows.mp.cc") && e.to_string().contains(&why), "{e}"),
+        (b, c) => panic!("buildable {b:?} but check {:?}", c.map(|_| ())),
+    }
     let sack = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nrecovery = \"sack\"\n[[flows]]\nname = \"g\"\nroute = [\"a\", \"b\"]\n", LINK));
     assert!(sack.contains("flows.g.recovery") && sack.contains("SACK"), "{sack}");
     let logs = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nlog_delays = true\n", LINK));
     assert!(logs.contains("flows.f.log_delays"), "{logs}");
+}
+
+/// A coupled controller on a real MPTCP connection: the run registers the BPF controllers,
+/// the connection runs through them, and the kernel is left as it was.
+#[test]
+fn an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it() {
+    if !root_or_skip("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it") {
+        return;
+    }
+    if let Err(why) = pathpool_kernel::buildable() {
+        eprintln!("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it: skipped, {why}");
+        return;
+    }
+    if !pathpool_kernel::registered().is_empty() {
+        eprintln!("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it: skipped, the controllers are registered already (`pathpool kernel unload`)");
+        return;
+    }
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let l = scenario("scenarios/fidelity/mptcp-shared.toml", &["simulation.duration=6s", "simulation.warmup=2s", "flows.mp.cc=olia"]);
+    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: None });
+    assert!(pathpool_kernel::registered().is_empty(), "controllers left registered: {:?}", pathpool_kernel::registered());
+    let dir = std::env::temp_dir().join(format!("pathpool-testbed-olia-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let real = pathpool_testbed::write_outputs(&dir, &outcome.expect("the testbed runs")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Both subflows carried data and the bottleneck was used.
+    for k in ["mptcp.mp.sf0.throughput_mbps", "mptcp.mp.sf1.throughput_mbps"] {
+        assert!(real[k].as_f64().unwrap() > 0.1, "{k} = {}", real[k]);
+    }
+    assert!(real["bottleneck_utilization"].as_f64().unwrap() > 0.8, "{}", real["bottleneck_utilization"]);
 }

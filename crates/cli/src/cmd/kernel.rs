@@ -1,0 +1,54 @@
+//! `pathpool kernel load | unload | status`: pathpool's coupled congestion controls as BPF
+//! struct_ops on this host's kernel (docs/kernel.md). Needs root and a kernel with BTF; says so
+//! in one line otherwise.
+
+use crate::error::CliError;
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum KernelWhat {
+    /// Register pathpool_lia, pathpool_olia, pathpool_balia and pathpool_sbd (they stay
+    /// registered until `unload`).
+    Load,
+    /// Unregister them.
+    Unload,
+    /// Registered controllers, the MPTCP connections using them, their subflows and groups.
+    Status,
+    /// The SBD daemon: groups the subflows of every pathpool_sbd connection from their RTT
+    /// samples (RFC 8382 statistics, S0's decision filter) and hands the groups to
+    /// pathpool_sbd; logs group changes; runs until interrupted.
+    Sbd {
+        /// Stop after this many seconds.
+        #[arg(long, value_name = "S")]
+        seconds: Option<f64>,
+    },
+}
+
+pub fn run(what: KernelWhat) -> Result<(), CliError> {
+    match what {
+        KernelWhat::Load => {
+            let names = pathpool_kernel::load().map_err(CliError::runtime)?;
+            println!("registered: {}", names.join(" "));
+        }
+        KernelWhat::Unload => {
+            let names = pathpool_kernel::unload().map_err(CliError::runtime)?;
+            if names.is_empty() {
+                println!("nothing was registered");
+            } else {
+                println!("unregistered: {}", names.join(" "));
+            }
+        }
+        KernelWhat::Sbd { seconds } => {
+            if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+                return Err(CliError::usage("--seconds: expected a positive number of seconds"));
+            }
+            let max = seconds.map(std::time::Duration::from_secs_f64);
+            pathpool_kernel::run_sbd(&mut std::io::stdout(), max).map_err(CliError::runtime)?;
+        }
+        KernelWhat::Status => {
+            let s = pathpool_kernel::status().map_err(CliError::runtime)?;
+            print!("{s}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pathpool's coupled congestion controls as BPF struct_ops for upstream Linux MPTCP:
+ * pathpool_lia (RFC 6356), pathpool_olia (OLIA-05), pathpool_balia (BALIA-04) and pathpool_sbd
+ * (OLIA coupled only within the groups the SBD daemon writes into pp_groups; S0 §III-B).
+ *
+ * Upstream MPTCP runs one TCP socket per subflow, each with its own congestion control and no
+ * coupling. From a subflow's callback we reach its connection read-only (bpf_rdonly_cast of
+ * icsk_ulp_data to mptcp_subflow_context, then conn to mptcp_sock) and walk conn_list, at most
+ * PP_MAX_SUBFLOWS entries, reading every sibling's window and smoothed RTT without its lock
+ * (a stale sample at worst). What must be shared across subflows (LIA's alpha cache, the
+ * subflow count for `pathpool kernel status`) lives in pp_conns keyed by the MPTCP token;
+ * the parent itself cannot be written (docs/kernel.md). The arithmetic is pathpool_cc_math.h,
+ * the same header the differential test compiles on the host. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "pathpool_cc_math.h"
+
+char _license[] SEC("license") = "GPL";
+
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+extern __u32 tcp_slow_start(struct tcp_sock *tp, __u32 acked) __ksym;
+extern __u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
+
+enum { PP_LIA = 0, PP_OLIA = 1, PP_BALIA = 2, PP_SBD = 3 };
+#define Q30 (1ULL << 30)
+
+/* Per connection, keyed by the MPTCP token (0 for a plain TCP socket is never stored). */
+struct pp_conn {
+	__u32 subflows;  /* subflows of this connection running a pathpool controller */
+	__u32 algo;
+	__u64 lia_alpha; /* LIA's alpha cache (RFC 6356 §4.1), Q30 */
+	__u64 lia_over;  /* ... over this set of subflow ids (bit mask) */
+	__u32 lia_stale;
+	__u32 pad;
+};
+
+struct pp_sf_key {
+	__u32 token;
+	__u32 subflow_id;
+};
+
+/* A subflow's RTT sample for the SBD daemon. */
+struct pp_rtt_sample {
+	__u64 ts_ns;
+	__u32 token;
+	__u32 subflow_id;
+	__u32 rtt_us;
+	__u32 lost;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct pp_conn);
+} pp_conns SEC(".maps");
+
+/* Written by the SBD daemon (or a test): the group of each subflow; subflows couple with the
+ * siblings of their group, and group 0 (not bottlenecked, or no entry) with every group. A
+ * connection without entries is coupled as one group (S0: MPTCP-SBD couples until the first
+ * decision). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, struct pp_sf_key);
+	__type(value, __u32);
+} pp_groups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 18);
+} pp_rtt SEC(".maps");
+
+/* The controller's private area (icsk_ca_priv, 104 bytes). */
+struct pp_ca {
+	__u64 frac;  /* fraction of cwnd, Q30: snd_cwnd is whole segments */
+	__u64 l1, l2; /* OLIA inter-loss distances, segments */
+	__u32 token; /* 0 until the connection is known */
+	__u32 subflow_id;
+};
+
+static __always_inline struct pp_ca *ca_of(struct sock *sk)
+{
+	return (struct pp_ca *)((struct inet_connection_sock *)sk)->icsk_ca_priv;
+}
+
+static __always_inline struct mptcp_sock *msk_of(struct sock *sk, __u32 *subflow_id)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	if (!tp->is_mptcp)
+		return 0;
+	struct inet_connection_sock *icsk = (struct inet_connection_sock *)sk;
+	struct mptcp_subflow_context *sf =
+		bpf_rdonly_cast(icsk->icsk_ulp_data, bpf_core_type_id_kernel(struct mptcp_subflow_context));
+	if (!sf)
+		return 0;
+	*subflow_id = sf->subflow_id;
+	return bpf_rdonly_cast(sf->conn, bpf_core_type_id_kernel(struct mptcp_sock));
+}
+
+/* Registers the subflow with its connection's entry once the token is known. */
+static __always_inline void pp_attach(struct sock *sk, __u32 algo)
+{
+	struct pp_ca *ca = ca_of(sk);
+	if (ca->token)
+		return;
+	__u32 id = 0;
+	struct mptcp_sock *msk = msk_of(sk, &id);
+	if (!msk)
+		return;
+	__u32 token = msk->token;
+	if (!token)
+		return;
+	struct pp_conn fresh = { .algo = algo, .lia_stale = 1 };
+	bpf_map_update_elem(&pp_conns, &token, &fresh, BPF_NOEXIST);
+	struct pp_conn *c = bpf_map_lookup_elem(&pp_conns, &token);
+	if (!c)
+		return;
+	__sync_fetch_and_add(&c->subflows, 1);
+	ca->token = token;
+	ca->subflow_id = id;
+}
+
+static __always_inline void pp_release(struct sock *sk)
+{
+	struct pp_ca *ca = ca_of(sk);
+	__u32 token = ca->token;
+	if (!token)
+		return;
+	struct pp_sf_key k = { .token = token, .subflow_id = ca->subflow_id };
+	bpf_map_delete_elem(&pp_groups, &k);
+	struct pp_conn *c = bpf_map_lookup_elem(&pp_conns, &token);
+	if (c && __sync_fetch_and_add(&c->subflows, -1) == 1)
+		bpf_map_delete_elem(&pp_conns, &token);
+	ca->token = 0;
+}
+
+static __always_inline void pp_invalidate(struct sock *sk)
+{
+	__u32 token = ca_of(sk)->token;
+	if (!token)
+		return;
+	struct pp_conn *c = bpf_map_lookup_elem(&pp_conns, &token);
+	if (c)
+		c->lia_stale = 1;
+}
+
+static __always_inline __u32 pp_group(__u32 token, __u32 id)
+{
+	struct pp_sf_key k = { .token = token, .subflow_id = id };
+	__u32 *g = bpf_map_lookup_elem(&pp_groups, &k);
+	return g ? *g : 0;
+}
+
+/* One subflow as the formulas see it: window (ssthresh in recovery, Linux
+ * mptcp_get_crt_cwnd), its fraction when the sibling runs one of ours, RTT in us. */
+static __always_inline void pp_fill(struct pp_path *p, struct tcp_sock *t, int ours)
+{
+	__u64 cwnd = t->snd_cwnd, frac = 0;
+	if (t->inet_conn.icsk_ca_state >= TCP_CA_CWR) {
+		cwnd = t->snd_ssthresh;
+	} else if (ours) {
+		frac = t->inet_conn.icsk_ca_priv[0] & (Q30 - 1);
+	}
+	p->fine = (cwnd << 30) | frac;
+	p->w = p->fine >> (PP_ISHIFT - PP_WSHIFT);
+	p->rtt = (__u64)(t->srtt_us >> 3);
+	p->l = 0;
+	if (ours) {
+		__u64 l1 = t->inet_conn.icsk_ca_priv[1], l2 = t->inet_conn.icsk_ca_priv[2];
+		p->l = l1 > l2 ? l1 : l2;
+	}
+	pp_clamp(p);
+}
+
+/* The coupling set of `sk`: itself first, then every established sibling with an RTT sample
+ * (in `sbd` mode only those of its group). Returns the count; p[0] is `sk`; *mask gets the
+ * subflow ids (bits) of the set. */
+static __always_inline unsigned pp_collect(struct sock *sk, struct pp_path *p, int sbd, __u64 *mask)
+{
+	struct tcp_sock *me = (struct tcp_sock *)sk;
+	struct inet_connection_sock *icsk = (struct inet_connection_sock *)sk;
+	pp_fill(&p[0], me, 1);
+	*mask = 0;
+	__u32 my_id = 0;
+	struct mptcp_sock *msk = msk_of(sk, &my_id);
+	*mask = 1ULL << (my_id & 63);
+	if (!msk || !me->srtt_us)
+		return 1;
+	__u32 token = msk->token;
+	__u32 my_group = sbd ? pp_group(token, my_id) : 0;
+	struct list_head *head = &msk->conn_list;
+	struct list_head *pos = msk->conn_list.next;
+	unsigned n = 1;
+	for (int i = 0; i < PP_MAX_SUBFLOWS; i++) {
+		if (!pos || pos == head)
+			break;
+		/* node is the first member of mptcp_subflow_context */
+		struct mptcp_subflow_context *c =
+			bpf_rdonly_cast(pos, bpf_core_type_id_kernel(struct mptcp_subflow_context));
+		pos = c->node.next;
+		struct sock *ssk = c->tcp_sock;
+		if (!ssk || ssk == sk)
+			continue;
+		struct tcp_sock *t = bpf_rdonly_cast(ssk, bpf_core_type_id_kernel(struct tcp_sock));
+		if (!t->srtt_us || t->inet_conn.icsk_inet.sk.__sk_common.skc_state != TCP_ESTABLISHED)
+			continue;
+		__u32 id = c->subflow_id;
+		/* Group 0 (not bottlenecked, or no decision yet) couples with every group, as
+		 * MPTCP-SBD's code does (algorithms.md §11 item 21). */
+		__u32 g = sbd ? pp_group(token, id) : 0;
+		if (my_group && g && g != my_group)
+			continue;
+		if (n >= PP_MAX_SUBFLOWS)
+			break;
+		int ours = t->inet_conn.icsk_ca_ops == icsk->icsk_ca_ops;
+		pp_fill(&p[n & (PP_MAX_SUBFLOWS - 1)], t, ours);
+		*mask |= 1ULL << (id & 63);
+		n++;
+	}
+	return n;
+}
+
+/* The formulas run in global functions: the verifier checks each once, on unknown inputs,
+ * instead of once per path through the caller (which exceeds its 1M-instruction budget). */
+struct pp_set {
+	struct pp_path p[PP_MAX_SUBFLOWS];
+	__u32 n;
+	__u32 pad;
+};
+
+static __always_inline unsigned pp_n(const struct pp_set *s)
+{
+	unsigned n = s->n;
+	return n < 1 ? 1 : (n > PP_MAX_SUBFLOWS ? PP_MAX_SUBFLOWS : n);
+}
+
+__noinline __u64 pp_g_lia_alpha(const struct pp_set *s)
+{
+	return s ? pp_lia_alpha(s->p, pp_n(s)) : Q30;
+}
+
+__noinline __s64 pp_g_olia_inc(const struct pp_set *s)
+{
+	return s ? pp_olia_inc(s->p, pp_n(s), 0) : 0;
+}
+
+__noinline __u64 pp_g_balia_inc(const struct pp_set *s)
+{
+	return s ? pp_balia_inc(s->p, pp_n(s), 0) : 0;
+}
+
+__noinline __u64 pp_g_balia_ssthresh(const struct pp_set *s, __u64 flight, __u64 min)
+{
+	return s ? pp_balia_ssthresh(s->p, pp_n(s), 0, flight, min) : min;
+}
+
+/* Linux tcp_is_cwnd_limited (include/net/tcp.h). */
+static __always_inline int pp_cwnd_limited(struct tcp_sock *tp)
+{
+	if (tp->snd_cwnd < tp->snd_ssthresh)
+		return tp->snd_cwnd < 2 * tp->max_packets_out;
+	return tp->is_cwnd_limited;
+}
+
+/* Adds `delta` (Q30 segments, signed) to snd_cwnd + frac, at least one segment. */
+static __always_inline void pp_apply(struct sock *sk, pp_s64 delta)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	struct pp_ca *ca = ca_of(sk);
+	__u64 cur = ((__u64)tp->snd_cwnd << 30) | (ca->frac & (Q30 - 1));
+	__u64 next;
+	if (delta >= 0) {
+		next = cur + (__u64)delta;
+	} else {
+		__u64 d = (__u64)-delta;
+		next = cur > d + Q30 ? cur - d : Q30;
+	}
+	__u64 whole = next >> 30;
+	if (whole > tp->snd_cwnd_clamp)
+		whole = tp->snd_cwnd_clamp;
+	if (whole != tp->snd_cwnd)
+		pp_invalidate(sk); /* a floor(cwnd) change: LIA recomputes alpha */
+	tp->snd_cwnd = whole;
+	ca->frac = next & (Q30 - 1);
+}
+
+static __always_inline void pp_cong_avoid(struct sock *sk, __u32 acked, __u32 algo)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	pp_attach(sk, algo);
+	if (!pp_cwnd_limited(tp))
+		return;
+	if (tp->snd_cwnd < tp->snd_ssthresh) {
+		acked = tcp_slow_start(tp, acked);
+		if (!acked)
+			return;
+	}
+	struct pp_set set = {};
+	struct pp_path *p = set.p;
+	__u64 mask = 0;
+	unsigned n = pp_collect(sk, p, algo == PP_SBD, &mask);
+	set.n = n;
+	pp_s64 inc;
+	if (n <= 1) {
+		inc = (pp_s64)pp_reno_inc(p[0].w);
+	} else if (algo == PP_LIA) {
+		__u32 token = ca_of(sk)->token;
+		struct pp_conn *c = token ? bpf_map_lookup_elem(&pp_conns, &token) : 0;
+		__u64 alpha;
+		if (c && !c->lia_stale && c->lia_over == mask) {
+			alpha = c->lia_alpha;
+		} else {
+			alpha = pp_g_lia_alpha(&set);
+			if (c) {
+				c->lia_alpha = alpha;
+				c->lia_over = mask;
+				c->lia_stale = 0;
+			}
+		}
+		__u64 total = 0;
+		for (unsigned i = 0; i < PP_MAX_SUBFLOWS && i < n; i++)
+			total += p[i].w;
+		inc = (pp_s64)pp_lia_inc(alpha, total, p[0].w);
+	} else if (algo == PP_BALIA) {
+		inc = (pp_s64)pp_g_balia_inc(&set);
+	} else {
+		inc = pp_g_olia_inc(&set);
+	}
+	pp_apply(sk, inc * (pp_s64)acked);
+}
+
+static __always_inline __u32 pp_ssthresh_of(struct sock *sk, __u32 algo)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	struct pp_ca *ca = ca_of(sk);
+	pp_attach(sk, algo);
+	if (ca->l2) { /* OLIA-05 §3: l1 = l2, l2 = 0 per loss */
+		ca->l1 = ca->l2;
+		ca->l2 = 0;
+	}
+	ca->frac = 0;
+	pp_invalidate(sk);
+	struct pp_set set = {};
+	__u64 mask = 0;
+	unsigned n = pp_collect(sk, set.p, algo == PP_SBD, &mask);
+	set.n = n;
+	/* Linux's Reno uses the window for the flight size at this point (tcp_reno_ssthresh). */
+	__u64 flight = (__u64)tp->snd_cwnd << PP_WSHIFT;
+	__u64 min = (n >= 2 ? 1ULL : 2ULL) << PP_WSHIFT;
+	__u64 ss = algo == PP_BALIA ? pp_g_balia_ssthresh(&set, flight, min) : pp_ssthresh(flight, min);
+	ss >>= PP_WSHIFT;
+	return ss < 1 ? 1 : (__u32)ss;
+}
+
+static __always_inline void pp_pkts_acked(struct sock *sk, const struct ack_sample *s, __u32 algo)
+{
+	struct pp_ca *ca = ca_of(sk);
+	if (s->pkts_acked > 0)
+		ca->l2 += s->pkts_acked;
+	if (algo != PP_SBD || s->rtt_us <= 0 || !ca->token)
+		return;
+	struct pp_rtt_sample *e = bpf_ringbuf_reserve(&pp_rtt, sizeof(*e), 0);
+	if (!e)
+		return; /* no reader keeps up: the sample is dropped */
+	e->ts_ns = bpf_ktime_get_ns();
+	e->token = ca->token;
+	e->subflow_id = ca->subflow_id;
+	e->rtt_us = (__u32)s->rtt_us;
+	e->lost = 0;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void pp_init(struct sock *sk, __u32 algo)
+{
+	struct pp_ca *ca = ca_of(sk);
+	ca->frac = 0;
+	ca->l1 = ca->l2 = 0;
+	ca->token = 0;
+	ca->subflow_id = 0;
+	pp_attach(sk, algo);
+}
+
+static __always_inline void pp_set_state(struct sock *sk, __u8 state)
+{
+	pp_invalidate(sk); /* entering or leaving recovery changes the effective window */
+	if (state == TCP_CA_Loss)
+		ca_of(sk)->frac = 0;
+}
+
+#define PP_CC(NAME, ALGO)                                                               \
+	SEC("struct_ops")                                                               \
+	void BPF_PROG(NAME##_init, struct sock *sk) { pp_init(sk, ALGO); }              \
+	SEC("struct_ops")                                                               \
+	void BPF_PROG(NAME##_release, struct sock *sk) { pp_release(sk); }              \
+	SEC("struct_ops")                                                               \
+	__u32 BPF_PROG(NAME##_ssthresh, struct sock *sk) { return pp_ssthresh_of(sk, ALGO); } \
+	SEC("struct_ops")                                                               \
+	void BPF_PROG(NAME##_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)       \
+	{                                                                               \
+		pp_cong_avoid(sk, acked, ALGO);                                         \
+	}                                                                               \
+	SEC("struct_ops")                                                               \
+	void BPF_PROG(NAME##_set_state, struct sock *sk, __u8 state) { pp_set_state(sk, state); } \
+	SEC("struct_ops")                                                               \
+	__u32 BPF_PROG(NAME##_undo_cwnd, struct sock *sk) { return tcp_reno_undo_cwnd(sk); } \
+	SEC("struct_ops")                                                               \
+	void BPF_PROG(NAME##_pkts_acked, struct sock *sk, const struct ack_sample *s)   \
+	{                                                                               \
+		pp_pkts_acked(sk, s, ALGO);                                             \
+	}                                                                               \
+	SEC(".struct_ops.link")                                                         \
+	struct tcp_congestion_ops NAME = {                                              \
+		.init = (void *)NAME##_init,                                            \
+		.release = (void *)NAME##_release,                                      \
+		.ssthresh = (void *)NAME##_ssthresh,                                    \
+		.cong_avoid = (void *)NAME##_cong_avoid,                                \
+		.set_state = (void *)NAME##_set_state,                                  \
+		.undo_cwnd = (void *)NAME##_undo_cwnd,                                  \
+		.pkts_acked = (void *)NAME##_pkts_acked,                                \
+		.name = #NAME,                                                          \
+	};
+
+PP_CC(pathpool_lia, PP_LIA)
+PP_CC(pathpool_olia, PP_OLIA)
+PP_CC(pathpool_balia, PP_BALIA)
+PP_CC(pathpool_sbd, PP_SBD)

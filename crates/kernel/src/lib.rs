@@ -1,0 +1,28 @@
+//! pathpool's coupled congestion controls on an unmodified Linux kernel: BPF struct_ops
+//! programs for upstream MPTCP (`bpf/pathpool_cc.bpf.c`), the arithmetic they share with a host
+//! build (`bpf/pathpool_cc_math.h`, [`model`]), and their loader (`load`, `unload`, `status`;
+//! with the `bpf` feature). docs/kernel.md describes the design, what this kernel refuses, and
+//! the measurements.
+
+pub mod grouping;
+pub mod model;
+mod names;
+mod status;
+
+#[cfg(feature = "bpf")]
+mod daemon;
+#[cfg(feature = "bpf")]
+mod loader;
+
+pub use names::{controller_for, CONTROLLERS};
+pub use status::{registered, ConnStatus, SbdRun, Status};
+
+#[cfg(feature = "bpf")]
+pub use daemon::run_sbd;
+#[cfg(feature = "bpf")]
+pub use loader::{buildable, load, status, unload, write_groups, Guard};
+
+#[cfg(not(feature = "bpf"))]
+mod unbuilt;
+#[cfg(not(feature = "bpf"))]
+pub use unbuilt::{buildable, load, run_sbd, status, unload, write_groups, Guard};

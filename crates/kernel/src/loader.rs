@@ -1,0 +1,199 @@
+//! Loads the BPF controllers with libbpf-rs (docs/kernel.md says why libbpf-rs), registers
+//! each struct_ops through a link and pins links and maps under /sys/fs/bpf/pathpool, so that
+//! they stay registered after the command exits; unloading removes the pins, which
+//! unregisters them.
+
+use crate::status::{registered, ConnStatus, Status};
+use crate::CONTROLLERS;
+use libbpf_rs::{MapCore, MapFlags, MapHandle, ObjectBuilder};
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const BPF_FS: &str = "/sys/fs/bpf";
+const PIN_DIR: &str = "/sys/fs/bpf/pathpool";
+const BPF_FS_MAGIC: i64 = 0xcafe4a11;
+
+#[cfg(pathpool_bpf_object)]
+fn object() -> Result<&'static [u8], String> {
+    Ok(include_bytes!(concat!(env!("OUT_DIR"), "/pathpool_cc.bpf.o")))
+}
+
+#[cfg(not(pathpool_bpf_object))]
+fn object() -> Result<&'static [u8], String> {
+    Err(format!(
+        "this pathpool was built without its BPF object: {}; install it and rebuild",
+        env!("PATHPOOL_BPF_MISSING")
+    ))
+}
+
+/// Whether this build can register the controllers (the reason when not).
+pub fn buildable() -> Result<(), String> {
+    object().map(|_| ())
+}
+
+/// Root and BTF, and the BPF filesystem mounted (mounted here when it is not).
+fn preflight() -> Result<(), String> {
+    if unsafe { libc::geteuid() } != 0 {
+        return Err("pathpool kernel needs root (registering congestion controls needs CAP_BPF and CAP_NET_ADMIN)".into());
+    }
+    if !Path::new("/sys/kernel/btf/vmlinux").exists() {
+        return Err("this kernel has no BTF (/sys/kernel/btf/vmlinux): BPF struct_ops congestion controls cannot load".into());
+    }
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    let path = std::ffi::CString::new(BPF_FS).expect("no NUL");
+    let mounted = unsafe { libc::statfs(path.as_ptr(), &mut st) } == 0 && st.f_type as i64 == BPF_FS_MAGIC;
+    if !mounted {
+        let (src, fs) = (std::ffi::CString::new("bpf").unwrap(), std::ffi::CString::new("bpf").unwrap());
+        let rc = unsafe { libc::mount(src.as_ptr(), path.as_ptr(), fs.as_ptr(), 0, std::ptr::null()) };
+        if rc != 0 {
+            return Err(format!("cannot mount the BPF filesystem on {BPF_FS}: {}", std::io::Error::last_os_error()));
+        }
+    }
+    Ok(())
+}
+
+fn pin(name: &str) -> PathBuf {
+    Path::new(PIN_DIR).join(name)
+}
+
+/// Registers the four controllers; returns the registered names. Fails when some are
+/// registered already (by this loader or another).
+pub fn load() -> Result<Vec<String>, String> {
+    preflight()?;
+    let bytes = object()?;
+    let already = registered();
+    if !already.is_empty() {
+        return Err(format!("already registered: {} (`pathpool kernel unload` first)", already.join(" ")));
+    }
+    remove_pins(); // pins a killed loader left behind
+    let open = ObjectBuilder::default()
+        .open_memory(bytes)
+        .map_err(|e| format!("opening the BPF object: {e}"))?;
+    let mut obj = open
+        .load()
+        .map_err(|e| format!("the kernel refused the BPF controllers: {e}"))?;
+    std::fs::create_dir_all(PIN_DIR).map_err(|e| format!("{PIN_DIR}: {e}"))?;
+    let result = (|| {
+        for mut map in obj.maps_mut() {
+            let name = map.name().to_string_lossy().into_owned();
+            if CONTROLLERS.contains(&name.as_str()) {
+                let mut link = map
+                    .attach_struct_ops()
+                    .map_err(|e| format!("registering {name}: {e}"))?;
+                link.pin(pin(&name)).map_err(|e| format!("pinning {name}: {e}"))?;
+            } else if name.starts_with("pp_") {
+                map.pin(pin(&name)).map_err(|e| format!("pinning map {name}: {e}"))?;
+            }
+        }
+        Ok::<(), String>(())
+    })();
+    if let Err(e) = result {
+        remove_pins();
+        return Err(e);
+    }
+    Ok(registered())
+}
+
+fn remove_pins() {
+    if let Ok(dir) = std::fs::read_dir(PIN_DIR) {
+        for e in dir.flatten() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    let _ = std::fs::remove_dir(PIN_DIR);
+}
+
+/// Unregisters the controllers (removes the pins); returns the names that were registered.
+/// The kernel frees a link asynchronously: this waits up to 5 s for the names to go.
+pub fn unload() -> Result<Vec<String>, String> {
+    preflight()?;
+    let before = registered();
+    remove_pins();
+    let start = Instant::now();
+    while !registered().is_empty() {
+        if start.elapsed() > Duration::from_secs(5) {
+            return Err(format!(
+                "still registered after removing the pins: {} (another loader holds them)",
+                registered().join(" ")
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(before)
+}
+
+pub(crate) fn open_map(name: &str) -> Result<MapHandle, String> {
+    MapHandle::from_pinned_path(pin(name))
+        .map_err(|e| format!("map {name} not pinned under {PIN_DIR} (`pathpool kernel load`?): {e}"))
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_ne_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// Registered controllers, and the connections using them with their subflows and groups.
+pub fn status() -> Result<Status, String> {
+    preflight()?;
+    let registered = registered();
+    if registered.is_empty() {
+        return Ok(Status::default());
+    }
+    let conns = open_map("pp_conns")?;
+    let groups = open_map("pp_groups")?;
+    let mut all_groups: Vec<(u32, u32, u32)> = Vec::new();
+    for k in groups.keys() {
+        if let Ok(Some(v)) = groups.lookup(&k, MapFlags::ANY) {
+            all_groups.push((u32_at(&k, 0), u32_at(&k, 4), u32_at(&v, 0)));
+        }
+    }
+    let mut connections = Vec::new();
+    for k in conns.keys() {
+        let Ok(Some(v)) = conns.lookup(&k, MapFlags::ANY) else { continue };
+        let token = u32_at(&k, 0);
+        let algo = u32_at(&v, 4) as usize;
+        let mut g: Vec<(u32, u32)> =
+            all_groups.iter().filter(|x| x.0 == token).map(|x| (x.1, x.2)).collect();
+        g.sort_unstable();
+        connections.push(ConnStatus {
+            token,
+            controller: CONTROLLERS.get(algo).copied().unwrap_or("?"),
+            subflows: u32_at(&v, 0),
+            groups: g,
+        });
+    }
+    connections.sort_by_key(|c| c.token);
+    Ok(Status { registered, connections })
+}
+
+/// Writes each (subflow id, group) of connection `token` into the map pathpool_sbd reads.
+pub fn write_groups(token: u32, groups: &[(u32, u32)]) -> Result<(), String> {
+    crate::daemon::write_pairs(&open_map("pp_groups")?, token, groups)
+}
+
+/// The controllers registered for a scope: loads them when they are not, and unloads on drop
+/// only what it loaded (a run leaves the kernel as it found it).
+pub struct Guard {
+    owned: bool,
+}
+
+impl Guard {
+    pub fn acquire() -> Result<Guard, String> {
+        let have = registered();
+        if CONTROLLERS.iter().all(|c| have.iter().any(|h| h == c)) {
+            return Ok(Guard { owned: false });
+        }
+        load()?;
+        Ok(Guard { owned: true })
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if self.owned {
+            if let Err(e) = unload() {
+                eprintln!("pathpool: unloading the BPF controllers: {e}");
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! What `pathpool kernel status` reports.
+
+use std::fmt;
+
+/// One MPTCP connection whose subflows run a pathpool controller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnStatus {
+    pub token: u32,
+    pub controller: &'static str,
+    pub subflows: u32,
+    /// (subflow id, group) as the SBD daemon last wrote them; empty = one group.
+    pub groups: Vec<(u32, u32)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    /// pathpool controllers registered in the kernel now.
+    pub registered: Vec<String>,
+    pub connections: Vec<ConnStatus>,
+}
+
+/// The pathpool controllers in `tcp_available_congestion_control`.
+pub fn registered() -> Vec<String> {
+    let text = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control")
+        .unwrap_or_default();
+    text.split_whitespace()
+        .filter(|n| crate::CONTROLLERS.contains(n))
+        .map(str::to_string)
+        .collect()
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.registered.is_empty() {
+            return writeln!(f, "registered: none");
+        }
+        writeln!(f, "registered: {}", self.registered.join(" "))?;
+        let subflows: u32 = self.connections.iter().map(|c| c.subflows).sum();
+        writeln!(f, "connections: {} ({} subflows)", self.connections.len(), subflows)?;
+        for c in &self.connections {
+            write!(f, "  token {:08x} {} subflows {}", c.token, c.controller, c.subflows)?;
+            if c.groups.is_empty() {
+                writeln!(f, " groups: one (no decision yet)")?;
+            } else {
+                let g: Vec<String> = c.groups.iter().map(|(s, g)| format!("sf{s}:{g}")).collect();
+                writeln!(f, " groups: {}", g.join(" "))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the SBD daemon did: its last log line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SbdRun {
+    pub samples: u64,
+    pub decisions: u64,
+    pub changes: u64,
+    pub forgotten: u64,
+}

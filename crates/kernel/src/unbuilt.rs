@@ -1,0 +1,41 @@
+//! Without the `bpf` feature: every kernel operation answers with one line saying how to get it.
+
+use crate::{SbdRun, Status};
+
+const WHY: &str = "this pathpool was built without the BPF controllers: install clang, bpftool, \
+libbpf-dev, libelf-dev, zlib1g-dev, pkg-config (`make deps` as root does) and rebuild with \
+`make build-kernel`";
+
+/// Whether this build can register the controllers (the reason when not).
+pub fn buildable() -> Result<(), String> {
+    Err(WHY.into())
+}
+
+pub fn load() -> Result<Vec<String>, String> {
+    Err(WHY.into())
+}
+
+pub fn unload() -> Result<Vec<String>, String> {
+    Err(WHY.into())
+}
+
+pub fn status() -> Result<Status, String> {
+    Err(WHY.into())
+}
+
+pub fn write_groups(_token: u32, _groups: &[(u32, u32)]) -> Result<(), String> {
+    Err(WHY.into())
+}
+
+/// Loads the controllers for a scope when they are not loaded yet.
+pub struct Guard;
+
+impl Guard {
+    pub fn acquire() -> Result<Guard, String> {
+        Err(WHY.into())
+    }
+}
+
+pub fn run_sbd(_log: &mut dyn std::io::Write, _max: Option<std::time::Duration>) -> Result<SbdRun, String> {
+    Err(WHY.into())
+}

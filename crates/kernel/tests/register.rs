@@ -1,0 +1,31 @@
+//! Registering the controllers on this kernel (root and the `bpf` feature; otherwise the test
+//! prints why and passes without running). Whatever fails, the guard unregisters what the
+//! test registered.
+#![cfg(feature = "bpf")]
+
+#[test]
+fn load_registers_four_controllers_and_unload_leaves_none() {
+    let name = "load_registers_four_controllers_and_unload_leaves_none";
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("{name}: skipped, needs root (CAP_BPF and CAP_NET_ADMIN)");
+        return;
+    }
+    if let Err(why) = pathpool_kernel::buildable() {
+        eprintln!("{name}: skipped, {why}");
+        return;
+    }
+    if !pathpool_kernel::registered().is_empty() {
+        eprintln!("{name}: skipped, the controllers are registered already (`pathpool kernel unload`)");
+        return;
+    }
+    {
+        let _guard = pathpool_kernel::Guard::acquire().expect("the kernel accepts the controllers");
+        let status = pathpool_kernel::status().expect("status reads the pinned maps");
+        assert_eq!(status.registered, pathpool_kernel::CONTROLLERS.map(String::from).to_vec());
+        assert!(status.connections.is_empty(), "{status:?}");
+        let again = pathpool_kernel::load();
+        assert!(again.is_err_and(|e| e.contains("already registered")));
+    }
+    assert!(pathpool_kernel::registered().is_empty(), "left registered: {:?}", pathpool_kernel::registered());
+    assert!(!std::path::Path::new("/sys/fs/bpf/pathpool").exists(), "pins left behind");
+}

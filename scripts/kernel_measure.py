@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""pathpool's coupled controllers on the real kernel (BPF struct_ops, docs/kernel.md) against
+the simulator, on the files of scenarios/kernel/: every controller K times on the testbed
+(`pathpool testbed run --repeat K`) and K seeds in the simulator, sum ratios as medians and
+ranges, written as the table of docs/kernel.md between its markers.
+
+    sudo python3 scripts/kernel_measure.py [--bin target/release/pathpool] [--out out/kernel]
+                                            [--repeat 3] [--doc docs/kernel.md]
+
+MPTCP-SBD runs on the kernel with `pathpool kernel sbd` (the SBD daemon) beside the testbed;
+its log of group changes is kept under OUT/real/CASE-mptcp-sbd/sbd.log. Finished runs are
+reused (delete OUT to start over).
+"""
+import argparse
+import csv
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+from kernel_doc import write_between
+
+CASES = [
+    ("shared", ["uncoupled", "lia", "olia", "mptcp-sbd"]),
+    ("disjoint", ["uncoupled", "olia", "mptcp-sbd"]),
+]
+BEGIN = "<!-- kernel-measure:begin (written by scripts/kernel_measure.py) -->"
+END = "<!-- kernel-measure:end -->"
+
+
+def run(cmd, **kw):
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, **kw)
+
+
+def registered():
+    with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
+        return [n for n in f.read().split() if n.startswith("pathpool_")]
+
+
+def real_runs(args, case, cc):
+    """The testbed's K values of sum_ratio (reused when present)."""
+    out = os.path.join(args.out, "real", f"{case}-{cc}")
+    rep = os.path.join(out, "repeats.csv")
+    if not os.path.exists(rep):
+        os.makedirs(out, exist_ok=True)
+        daemon, loaded = None, False
+        try:
+            if cc == "mptcp-sbd":
+                if not registered():
+                    run([args.bin, "kernel", "load"])
+                    loaded = True
+                log = open(os.path.join(out, "sbd.log"), "w")
+                daemon = subprocess.Popen([args.bin, "kernel", "sbd"], stdout=log, stderr=subprocess.STDOUT)
+                time.sleep(0.5)
+            run([args.bin, "testbed", "run", f"scenarios/kernel/{case}.toml", "--out", out,
+                 "--set", f"flows.mp.cc={cc}", "--repeat", str(args.repeat)])
+        finally:
+            if daemon:
+                daemon.send_signal(signal.SIGINT)
+                daemon.wait(timeout=10)
+            if loaded:
+                run([args.bin, "kernel", "unload"])
+    with open(rep) as f:
+        for row in csv.reader(f):
+            if row[0] == "sum_ratio":
+                return [float(v) for v in row[1:] if v]
+    sys.exit(f"{rep}: no sum_ratio row")
+
+
+def sim_runs(args, case, cc):
+    values = []
+    for seed in range(1, args.repeat + 1):
+        out = os.path.join(args.out, "sim", f"{case}-{cc}-seed{seed}")
+        summary = os.path.join(out, "summary.json")
+        if not os.path.exists(summary):
+            run([args.bin, "run", f"scenarios/kernel/{case}.toml", "--out", out, "--cc", cc,
+                 "--seed", str(seed)], stdout=subprocess.DEVNULL)
+        with open(summary) as f:
+            values.append(float(json.load(f)["sum_ratio"]))
+    return values
+
+
+def sbd_decisions(args, case):
+    """(decisions that separate the two subflows, all decisions) from the daemon's log."""
+    path = os.path.join(args.out, "real", f"{case}-mptcp-sbd", "sbd.log")
+    if not os.path.exists(path):
+        return None
+    sep = total = 0
+    with open(path) as f:
+        for line in f:
+            if " decision " not in line:
+                continue
+            groups = [g.split(":")[1] for g in line.split() if g.startswith("sf") and ":" in g]
+            if len(groups) >= 2:
+                total += 1
+                sep += len(set(groups)) == len(groups) and "0" not in groups
+    return sep, total
+
+
+def fmt(values):
+    return f"{statistics.median(values):.2f} [{min(values):.2f}, {max(values):.2f}]"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin", default="target/release/pathpool")
+    p.add_argument("--out", default="out/kernel")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--doc", default="docs/kernel.md")
+    args = p.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("kernel_measure.py needs root (the testbed and the BPF controllers)")
+    rows, med = [], {}
+    for case, ccs in CASES:
+        for cc in ccs:
+            real, sim = real_runs(args, case, cc), sim_runs(args, case, cc)
+            med[(case, cc)] = (statistics.median(real), statistics.median(sim))
+            rows.append((case, cc, real, sim))
+    lines = [
+        f"| scenario | controller | kernel: sum ratio, median [min, max] of {args.repeat} | "
+        f"simulator: median [min, max] of {args.repeat} seeds | kernel / uncoupled | simulator / uncoupled |",
+        "|---|---|---|---|---|---|",
+    ]
+    for case, cc, real, sim in rows:
+        ur, us = med[(case, "uncoupled")]
+        lines.append(f"| {case} | {cc} | {fmt(real)} | {fmt(sim)} | "
+                     f"{statistics.median(real) / ur:.2f} | {statistics.median(sim) / us:.2f} |")
+    r_sbd, s_sbd = med[("disjoint", "mptcp-sbd")]
+    r_olia, s_olia = med[("disjoint", "olia")]
+    lines.append("")
+    lines.append(f"Disjoint bottlenecks, MPTCP-SBD's sum ratio over OLIA's (medians): kernel "
+                 f"{r_sbd / r_olia:.2f}, simulator {s_sbd / s_olia:.2f} (acceptance: at least 1.3).")
+    for case, _ in CASES:
+        d = sbd_decisions(args, case)
+        if d:
+            lines.append(f"The SBD daemon's decisions on the kernel, {case}: {d[0]} of {d[1]} separate "
+                         f"the two subflows (all {args.repeat} runs).")
+    table = "\n".join(lines)
+    print(table)
+    write_between(args.doc, BEGIN, END, table)
+
+
+if __name__ == "__main__":
+    main()
