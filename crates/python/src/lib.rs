@@ -7,7 +7,16 @@
 //! Compiled only with the `python` feature (maturin turns it on; see Cargo.toml).
 #![cfg(feature = "python")]
 
+mod cmd;
 mod convert;
+mod detect;
+// The CLI's error and output-folder types, for its `detect` command (src/detect.rs).
+#[path = "../../cli/src/error.rs"]
+#[allow(dead_code)]
+mod error;
+#[path = "../../cli/src/outdir.rs"]
+#[allow(dead_code)]
+mod outdir;
 mod paper;
 mod scenario;
 
@@ -29,6 +38,7 @@ fn _pathpool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(convert::override_text, m)?)?;
     m.add_function(wrap_pyfunction!(paper::reproduce, m)?)?;
+    m.add_function(wrap_pyfunction!(detect::detect, m)?)?;
     m.add_function(wrap_pyfunction!(paper::paper_names, m)?)?;
     m.add_function(wrap_pyfunction!(paper::use_build_of, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
