@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean
+.PHONY: all deps build demo test python-test validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean
 
 all: build
 
@@ -50,6 +50,12 @@ demo: build
 # The fast-test profile (Cargo.toml) is the release profile without link-time optimisation.
 test: deps
 	$(CARGO) test --profile fast-test --locked --workspace $(KERNEL_FEATURES)
+	$(MAKE) python-test
+
+# The Python package (docs/python.md): installs it into a throwaway virtual environment under
+# $(OUT)/pyvenv (made again only when pyproject.toml changes) and runs python/tests.
+python-test: deps
+	CARGO="$(CARGO)" OUT="$(OUT)" bash scripts/python-test.sh
 
 # The long validations (docs/validation.md records their results): every #[ignore]d test
 # of the workspace (simulator validation, detection accuracy tables, ...), the scenario runs, and

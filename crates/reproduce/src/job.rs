@@ -50,11 +50,21 @@ pub fn digest(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
+static BUILD_ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Makes `build_id` the digest of `file` where the running executable does not hold the
+/// simulator (the Python extension: there the executable is the interpreter). Has no effect
+/// once `build_id` was read.
+pub fn use_build_of(file: &std::path::Path) -> std::io::Result<()> {
+    let id = digest(&std::fs::read(file)?);
+    let _ = BUILD_ID.set(id);
+    Ok(())
+}
+
 /// A digest of the running executable (read once), or the package version when it cannot be
 /// read.
 pub fn build_id() -> &'static str {
-    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    ID.get_or_init(|| {
+    BUILD_ID.get_or_init(|| {
         std::env::current_exe()
             .and_then(std::fs::read)
             .map(|bytes| digest(&bytes))

@@ -1,0 +1,8 @@
+//! The CLI's `detect` command and the trace CSV reader it uses, compiled from the CLI crate's
+//! own files (see src/detect.rs).
+
+#[path = "../../../cli/src/cmd/detect.rs"]
+pub mod detect;
+#[path = "../../../cli/src/cmd/trace_csv.rs"]
+#[allow(dead_code)]
+pub mod trace_csv;

@@ -1,0 +1,18 @@
+"""pathpool from Python: scenario runs as pandas DataFrames, parameter sweeps on local cores
+or a Dask cluster, and the papers' reproductions (docs/python.md).
+
+Everything is computed by the same Rust code as the ``pathpool`` command line; this package
+only converts arguments and reads the outputs into pandas.
+"""
+
+from pathpool import _pathpool
+from pathpool._pathpool import ScenarioError, __version__
+from pathpool._detect import detect
+from pathpool._result import Result, run, to_toml
+from pathpool._reproduce import Reproduction, papers, reproduce
+from pathpool._sweep import sweep
+
+# Stored reproduction results are keyed on the build that made them: this module's file.
+_pathpool.use_build_of(_pathpool.__file__)
+
+__all__ = ["run", "Result", "detect", "sweep", "reproduce", "Reproduction", "papers", "to_toml", "ScenarioError", "__version__"]

@@ -1,0 +1,49 @@
+"""pathpool.reproduce(): a paper's experiments, as ``pathpool reproduce`` runs them, with the
+tables behind its report as DataFrames."""
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from pathpool import _pathpool
+
+
+def papers():
+    """The papers ``reproduce`` knows."""
+    return list(_pathpool.paper_names())
+
+
+@dataclass
+class Reproduction:
+    """``summary``: the headline keys (summary.json); ``tables``: every CSV the report's
+    tables and figures are drawn from, by file stem (e.g. ``"fig5_nsb"``); ``report``: the
+    path of report.md; ``runs`` and ``reused``: simulations in total and reused from an
+    earlier call with the same ``out``."""
+
+    out: Path
+    report: Path
+    summary: dict
+    tables: dict = field(default_factory=dict)
+    runs: int = 0
+    reused: int = 0
+
+
+def reproduce(paper, quick=False, out=None, scenarios=None, jobs=None):
+    """Runs ``paper`` (a name from ``papers()`` or "all") into ``out`` (a new temporary
+    folder by default; an earlier call's folder resumes). ``scenarios`` is the sources'
+    scenarios/papers folder (default: ./scenarios/papers, as the CLI)."""
+    root = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"pathpool-{paper}-"))
+    scen = Path(scenarios) if scenarios is not None else Path("scenarios/papers")
+    runs, reused = _pathpool.reproduce(paper, os.fspath(root), os.fspath(scen), quick, jobs)
+    summary = json.loads((root / "summary.json").read_text())
+    names = summary.get("papers", [])
+    tables = {}
+    for name in names:
+        for csv in sorted((root / name).glob("*.csv")):
+            key = csv.stem if len(names) == 1 else f"{name}/{csv.stem}"
+            tables[key] = pd.read_csv(csv)
+    return Reproduction(out=root, report=root / "report.md", summary=summary, tables=tables, runs=runs, reused=reused)

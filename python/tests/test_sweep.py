@@ -1,0 +1,80 @@
+"""pathpool.sweep(): a 2 x 2 x 3 grid on a Dask LocalCluster gives 12 rows; a sweep killed
+half way runs only the missing runs when called again; local threads give the same numbers."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import pathpool
+
+GRID = {"links.bottleneck.rate": ["10Mbps", "20Mbps"], "flows.reno.cc": ["reno", "cubic"]}
+SEEDS = [1, 2, 3]
+# Long enough per run (about 0.3 s) that a kill lands half way through the sweep.
+SETS = {"simulation.duration": "300s", "simulation.probe_interval": "1s"}
+
+
+def _files(out):
+    return sorted(p.name for p in out.glob("*.json"))
+
+
+def test_a_grid_on_a_local_cluster_gives_one_row_per_run(root, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        df = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=tmp_path / "s", client=client, overrides={"simulation.duration": "25s"}, progress=False)
+    assert len(df) == 12 and df.attrs == {"ran": 12, "reused": 0}
+    assert list(df.columns[:3]) == ["links.bottleneck.rate", "flows.reno.cc", "seed"]
+    assert len(_files(tmp_path / "s")) == 12
+    # Each row is the run its parameters describe.
+    one = pathpool.run(root / "scenarios/examples/dumbbell.toml", seed=2, overrides={"simulation.duration": "25s", "links.bottleneck.rate": "20Mbps", "flows.reno.cc": "cubic"})
+    row = df[(df["seed"] == 2) & (df["links.bottleneck.rate"] == "20Mbps") & (df["flows.reno.cc"] == "cubic")].iloc[0]
+    assert row["total_throughput_mbps"] == one.summary["total_throughput_mbps"]
+    # Local threads give the same table.
+    local = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=tmp_path / "t", overrides={"simulation.duration": "25s"}, progress=False)
+    cols = [c for c in df.columns if not c.startswith("wall_")]
+    assert local[cols].equals(df[cols])
+
+
+KILLED = textwrap.dedent(
+    """
+    import sys, distributed, pathpool
+    root, out = sys.argv[1], sys.argv[2]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c, distributed.Client(c) as client:
+        pathpool.sweep(root + "/scenarios/examples/dumbbell.toml", grid={grid!r}, seeds={seeds!r}, out=out, client=client, overrides={sets!r}, progress=False)
+    """
+).format(grid=GRID, seeds=SEEDS, sets=SETS)
+
+
+def test_a_killed_sweep_resumes_with_only_the_missing_runs(root, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "s"
+    p = subprocess.Popen([sys.executable, "-c", KILLED, str(root), str(out)], start_new_session=True)
+    deadline = time.time() + 120
+    while len(_files(out)) < 5 if out.exists() else True:
+        assert p.poll() is None, "the sweep ended before it could be killed"
+        assert time.time() < deadline, "no results appeared"
+        time.sleep(0.02)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    before = {f: (out / f).stat().st_mtime_ns for f in _files(out)}
+    assert 5 <= len(before) < 12, f"killed after {len(before)} runs; expected half way"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c, distributed.Client(c) as client:
+        df = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=out, client=client, overrides=SETS, progress=False)
+    assert len(df) == 12
+    assert df.attrs == {"ran": 12 - len(before), "reused": len(before)}
+    # The stored runs were not run again, and the new ones were stored.
+    assert {f: (out / f).stat().st_mtime_ns for f in before} == before
+    assert len(_files(out)) == 12
+    again = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=out, overrides=SETS, progress=False)
+    assert again.attrs == {"ran": 0, "reused": 12}
+
+
+def test_a_bad_grid_value_fails_before_anything_runs(root, tmp_path):
+    with pytest.raises(pathpool.ScenarioError, match=r"links\.bottleneck\.rate"):
+        pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid={"links.bottleneck.rate": ["10Mbps", "fast"]}, out=tmp_path / "s", progress=False)
+    assert _files(tmp_path / "s") == []
