@@ -34,7 +34,6 @@ fi
 PROFILE=${PROFILE:-fast-test}
 $CARGO build --profile "$PROFILE" --locked -p pathpool
 # maturin is called by pip as a command: the venv's bin/ goes first on PATH.
-PATH="$PWD/$VENV/bin:$PATH" "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation --force-reinstall \
-  --config-settings=build-args="--profile $PROFILE" . \
+PATH="$PWD/$VENV/bin:$PATH" MATURIN_PEP517_ARGS="--profile $PROFILE" "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation --force-reinstall . \
   || fail "building the extension with maturin failed (output above)"
 PATHPOOL_BIN="$PWD/target/$PROFILE/pathpool" "$VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests
