@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test python-test validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean
+.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean
 
 all: build
 
@@ -56,6 +56,15 @@ test: deps
 # $(OUT)/pyvenv (made again only when pyproject.toml changes) and runs python/tests.
 python-test: deps
 	CARGO="$(CARGO)" OUT="$(OUT)" bash scripts/python-test.sh
+
+# Long fuzz runs of every input parser's property tests (make test runs a few cases of each):
+# `make fuzz FUZZ_CASES=N` tries N inputs per property; a failure prints the smallest input
+# that fails, to be kept as a regression case (docs/robustness.md, "Fuzzing").
+FUZZ_CASES ?= 5000
+fuzz: deps
+	PATHPOOL_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --profile fast-test --locked -p pathpool --test fuzz_detect
+	PATHPOOL_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --profile fast-test --locked -p pathpool-scenario --test no_panic --test limits
+	@echo "fuzz: $(FUZZ_CASES) inputs per property tried, no crash (detect trace CSV: bytes and structured; scenario --set; numeric extremes)"
 
 # The long validations (docs/validation.md records their results): every #[ignore]d test
 # of the workspace (simulator validation, detection accuracy tables, ...), the scenario runs, and

@@ -167,8 +167,13 @@ fn extreme() -> impl Strategy<Value = String> {
     (n, unit, any::<bool>()).prop_map(|(n, u, quoted)| if quoted || !u.is_empty() { format!("\"{n}{u}\"") } else { n })
 }
 
+/// Cases per property: `make fuzz` raises it with PATHPOOL_FUZZ_CASES.
+fn cases(default: u32) -> u32 {
+    std::env::var("PATHPOOL_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(1000), ..ProptestConfig::default() })]
 
     #[test]
     fn extremes_of_numeric_keys_load_or_name_the_problem(keys in prop::collection::vec((prop::sample::select(NUMERIC), extreme()), 1..5)) {

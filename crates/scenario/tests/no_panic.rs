@@ -94,8 +94,13 @@ fn value() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Cases per property: `make fuzz` raises it with PATHPOOL_FUZZ_CASES.
+fn cases(default: u32) -> u32 {
+    std::env::var("PATHPOOL_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2000), ..ProptestConfig::default() })]
 
     #[test]
     fn any_override_loads_or_names_the_problem(path in prop::sample::select(PATHS), v in value(), second in prop::sample::select(PATHS), w in value()) {
