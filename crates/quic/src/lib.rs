@@ -28,6 +28,7 @@
 //! docs/quic.md describes the mapping of noq's callbacks, the measurements and the limits.
 //! [noq]: https://crates.io/crates/noq
 
+pub mod loopback;
 mod name;
 mod path_cc;
 mod sbd;
