@@ -43,6 +43,10 @@ enum Command {
     /// The fidelity suite (scenarios/fidelity/) in the simulator and on real Linux side by
     /// side: report.md with each case's quantity, both medians and the relative error; needs root.
     Fidelity(cmd::fidelity::FidelityArgs),
+    /// Multipath QUIC (noq) with pathpool's coupled controllers over loopback paths shaped in
+    /// user space; writes the same files as `pathpool run` (docs/quic.md).
+    #[command(subcommand)]
+    Quic(cmd::quic::QuicWhat),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -56,6 +60,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Reproduce(args) => cmd::reproduce::run(args),
         Command::Testbed(w) => cmd::testbed::run(w),
         Command::Fidelity(a) => cmd::fidelity::run(a),
+        Command::Quic(w) => cmd::quic::run(w),
     }
 }
 

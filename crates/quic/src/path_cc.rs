@@ -141,6 +141,10 @@ impl Drop for PathCc {
 }
 
 impl Controller for PathCc {
+    fn on_sent(&mut self, now: Instant, _bytes: u64, _largest_pn: u64) {
+        lock(&self.shared).on_sent(self.slot, now);
+    }
+
     fn on_ack(&mut self, _now: Instant, sent: Instant, bytes: u64, pn: u64, _app_limited: bool, _rtt: &noq_proto::RttEstimator) {
         self.on_packet_acked(sent, bytes, pn);
     }
@@ -199,6 +203,13 @@ pub struct PathSnapshot {
     /// Smoothed RTT of the samples the controller was handed.
     pub srtt_ns: Option<u64>,
     pub in_recovery: bool,
+    /// Persistent-congestion events (RFC 9002 §7.6) since the path last had data
+    /// acknowledged: a path that keeps losing everything. noq abandons a path only on its idle
+    /// timeout; an application can close such a path itself (`noq::Path::close`).
+    pub persistent_congestion: u32,
+    /// Time between the last acknowledgement of the path's data and its latest packet sent
+    /// since (0 while the path is answered): a dead path's grows without bound.
+    pub unanswered_ns: u64,
 }
 
 /// Builds the per-path controllers of ONE connection: they share one coupled state. Give each
@@ -241,6 +252,8 @@ impl CoupledFactory {
                     ssthresh_bytes: s.cc.ssthresh(slot) * mtu,
                     srtt_ns: s.cc.srtt(slot),
                     in_recovery: s.cc.in_recovery(slot),
+                    persistent_congestion: s.persistent[slot],
+                    unanswered_ns: s.unanswered(slot),
                 }
             })
             .collect()

@@ -25,6 +25,11 @@ pub(crate) struct Shared {
     /// Time zero of the algorithm: the first `now` noq handed in.
     origin: Option<Instant>,
     pub sbd: Option<SbdCoupler>,
+    /// Per slot: persistent-congestion events since the path's last acknowledged data.
+    pub persistent: Vec<u32>,
+    /// Per slot: when data was last sent and last acknowledged (algorithm nanoseconds).
+    pub last_sent: Vec<Option<Nanos>>,
+    pub last_acked: Vec<Option<Nanos>>,
     /// Slots ever claimed (0, 1, ... in build order).
     pub claimed: usize,
 }
@@ -42,6 +47,9 @@ impl Shared {
             coupling: vec![SubflowSet::all(slots); slots],
             taken: SubflowSet::empty(),
             mtu: vec![0; slots],
+            persistent: vec![0; slots],
+            last_sent: vec![None; slots],
+            last_acked: vec![None; slots],
             origin: None,
             sbd: kind.uses_sbd().then(|| SbdCoupler::new(slots)),
             claimed: 0,
@@ -54,6 +62,9 @@ impl Shared {
         self.taken = self.taken.with(slot);
         self.cc.reset_path(slot);
         self.mtu[slot] = mtu as u64;
+        self.persistent[slot] = 0;
+        self.last_sent[slot] = None;
+        self.last_acked[slot] = None;
         self.claimed += 1;
         Some(slot)
     }
@@ -75,12 +86,32 @@ impl Shared {
             let sets = sbd.on_rtt(slot, t, rtt, self.cc.usable());
             self.apply(sets);
         }
+        if ack.newly_acked > 0.0 {
+            self.persistent[slot] = 0;
+            self.last_acked[slot] = Some(t);
+        }
         self.cc.on_ack(slot, t, ack);
     }
 
     pub fn on_congestion(&mut self, slot: usize, now: Instant, signal: Signal, flight: f64) {
         let t = self.nanos(now);
+        if signal == Signal::Timeout {
+            self.persistent[slot] = self.persistent[slot].saturating_add(1);
+        }
         self.cc.on_congestion(slot, t, signal, flight);
+    }
+
+    pub fn on_sent(&mut self, slot: usize, now: Instant) {
+        let t = self.nanos(now);
+        self.last_sent[slot] = Some(t);
+    }
+
+    /// How long the path has sent without anything acknowledged since (0 when it is answered).
+    pub fn unanswered(&self, slot: usize) -> Nanos {
+        match (self.last_sent[slot], self.last_acked[slot]) {
+            (Some(sent), Some(acked)) if sent > acked => sent - acked,
+            _ => 0,
+        }
     }
 
     pub fn on_loss_sample(&mut self, slot: usize, now: Instant) {

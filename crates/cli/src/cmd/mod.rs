@@ -11,3 +11,4 @@ pub mod run;
 pub mod reproduce;
 pub mod testbed;
 pub mod fidelity;
+pub mod quic;

@@ -39,6 +39,8 @@ pub struct FlowReport {
     /// The shared bottleneck detector's decisions (olia-sbd only).
     pub decisions: Vec<SbdDecision>,
     pub error: Option<String>,
+    /// noq's path events on the sender (established, abandoned, ...), with their time in s.
+    pub path_events: Vec<(f64, String)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -66,6 +68,7 @@ struct FlowState {
     corrupt: AtomicBool,
     done: AtomicBool,
     error: Mutex<Option<String>>,
+    events: Mutex<Vec<(f64, String)>>,
 }
 
 fn fail(state: &FlowState, e: String) {
@@ -108,13 +111,30 @@ async fn server(endpoint: Endpoint, state: Arc<FlowState>) -> Result<(), String>
     Ok(())
 }
 
+/// A path that has sent for this long without any of its data acknowledged is closed by the
+/// sender, so that its data goes over the others (noq itself abandons a path only on an idle
+/// timeout, which this harness cannot use: see tls.rs).
+const DEAD_AFTER: Duration = Duration::from_secs(1);
+
 async fn client(endpoint: Endpoint, spec: FlowSpec, certs: Arc<Certificates>, factory: Arc<CoupledFactory>, addrs: Vec<SocketAddr>, state: Arc<FlowState>, deadline: tokio::time::Instant, grace: Duration) -> Result<(), String> {
+    let factory_probe = factory.clone();
     let cfg = certs.client(factory)?;
     let conn = endpoint
         .connect_with(cfg, addrs[0], "localhost")
         .map_err(|e| format!("connecting: {e}"))?
         .await
         .map_err(|e| format!("handshake over path 0: {e}"))?;
+    {
+        let (mut events, state, t0) = (conn.path_events(), state.clone(), tokio::time::Instant::now());
+        tokio::spawn(async move {
+            use futures_core::Stream;
+            while let Some(e) = std::future::poll_fn(|cx| std::pin::Pin::new(&mut events).poll_next(cx)).await {
+                let at = t0.elapsed().as_secs_f64();
+                state.events.lock().unwrap_or_else(|e| e.into_inner()).push((at, format!("{e:?}")));
+            }
+        });
+    }
+    let mut paths: Vec<noq::Path> = conn.path(noq::PathId::ZERO).into_iter().collect();
     for (k, &a) in addrs.iter().enumerate().skip(1) {
         // The server issues connection IDs for further paths just after the handshake:
         // retry while they have not arrived (as noq's own tests do), for at most 5 s.
@@ -127,11 +147,39 @@ async fn client(endpoint: Endpoint, spec: FlowSpec, certs: Arc<Certificates>, fa
             }
         };
         match tokio::time::timeout(Duration::from_secs(5), open).await {
-            Ok(Ok(_)) => {}
+            Ok(Ok(p)) => paths.push(p),
             Ok(Err(e)) => return Err(format!("{}: opening path {k} via {a}: {e}", spec.name)),
             Err(_) => return Err(format!("{}: opening path {k} via {a}: no answer within 5 s", spec.name)),
         }
     }
+    // Failover: close a path the controller reports dead while another one is still open
+    // (paths were opened in slot order, so slot k is path k).
+    let watchdog = {
+        let factory = factory_probe.clone();
+        tokio::spawn(async move {
+            let mut open: Vec<Option<noq::Path>> = paths.into_iter().map(Some).collect();
+            loop {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                for s in factory.snapshot() {
+                    let alive = open.iter().filter(|p| p.is_some()).count();
+                    if s.unanswered_ns >= DEAD_AFTER.as_nanos() as u64 && alive > 1 {
+                        if let Some(p) = open.get_mut(s.slot).and_then(Option::take) {
+                            let _ = p.close();
+                        }
+                    }
+                }
+            }
+        })
+    };
+    let result = send(&conn, &state, deadline, grace).await;
+    watchdog.abort();
+    result?;
+    conn.close(0u32.into(), b"done");
+    endpoint.wait_idle().await;
+    Ok(())
+}
+
+async fn send(conn: &noq::Connection, state: &FlowState, deadline: tokio::time::Instant, grace: Duration) -> Result<(), String> {
     let mut stream = conn.open_uni().await.map_err(|e| format!("opening the stream: {e}"))?;
     let buf: Vec<u8> = (0..CHUNK).map(|i| (i % PERIOD) as u8).collect();
     // Whole buffers only, so that the count is exact: a write blocked by flow control ends
@@ -147,8 +195,6 @@ async fn client(endpoint: Endpoint, spec: FlowSpec, certs: Arc<Certificates>, fa
         Ok(Err(e)) => return Err(format!("delivering the last bytes: {e}")),
         Err(_) => return Err(format!("the last bytes were not acknowledged within {grace:?} after the end")),
     }
-    conn.close(0u32.into(), b"done");
-    endpoint.wait_idle().await;
     Ok(())
 }
 
@@ -164,7 +210,7 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
     let mut tasks = Vec::new();
     let mut setup_error = None;
     for (i, spec) in exp.flows.iter().enumerate() {
-        let state = Arc::new(FlowState { sent: AtomicU64::new(0), received: AtomicU64::new(0), corrupt: AtomicBool::new(false), done: AtomicBool::new(false), error: Mutex::new(None) });
+        let state = Arc::new(FlowState { sent: AtomicU64::new(0), received: AtomicU64::new(0), corrupt: AtomicBool::new(false), done: AtomicBool::new(false), error: Mutex::new(None), events: Mutex::default() });
         let factory = CoupledFactory::new(spec.cc);
         states.push(state.clone());
         factories.push(factory.clone());
@@ -267,6 +313,7 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
         fr.error = s.error.lock().unwrap_or_else(|e| e.into_inner()).clone();
         fr.intact = !s.corrupt.load(Ordering::Relaxed) && fr.error.is_none() && fr.received_bytes >= fr.sent_bytes;
         fr.decisions = factories[i].decisions();
+        fr.path_events = s.events.lock().unwrap_or_else(|e| e.into_inner()).clone();
         if t1 > t0 && !fr.received.is_empty() {
             fr.goodput_mbps = (fr.received[last] - fr.received[first]) as f64 * 8.0 / (t1 - t0) / 1e6;
         }

@@ -6,7 +6,6 @@ use crate::CoupledFactory;
 use noq::rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
 use noq::{ClientConfig, ServerConfig, TransportConfig};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Bytes per QUIC datagram on every path.
 pub const DATAGRAM: u16 = 1200;
@@ -19,9 +18,9 @@ fn transport() -> TransportConfig {
     t.min_mtu(DATAGRAM);
     t.mtu_discovery_config(None);
     t.enable_segmentation_offload(false);
-    // A path that stops answering is abandoned after this, and its data goes over the others.
-    t.default_path_max_idle_timeout(Some(Duration::from_secs(2)));
-    t.default_path_keep_alive_interval(Some(Duration::from_millis(500)));
+    // No per-path idle timeout: noq sends a path's ACKs on whichever path it likes, so a
+    // sending path may receive nothing for seconds and would be abandoned while it works. A
+    // path that dies keeps its minimum window and its lost data is sent on the others.
     t
 }
 
