@@ -34,11 +34,12 @@ class Reproduction:
 
 def reproduce(paper, quick=False, out=None, scenarios=None, jobs=None):
     """Runs ``paper`` (a name from ``papers()`` or "all") into ``out`` (a new temporary
-    folder by default; an earlier call's folder resumes). ``scenarios`` is the sources'
-    scenarios/papers folder (default: ./scenarios/papers, as the CLI)."""
+    folder by default; an earlier call's folder resumes). ``scenarios``: a folder with one
+    folder of scenario files per paper (like the sources' scenarios/papers); by default the
+    files built into pathpool, as the CLI."""
     root = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"pathpool-{paper}-"))
-    scen = Path(scenarios) if scenarios is not None else Path("scenarios/papers")
-    runs, reused = _pathpool.reproduce(paper, os.fspath(root), os.fspath(scen), quick, jobs)
+    scen = os.fspath(scenarios) if scenarios is not None else None
+    runs, reused = _pathpool.reproduce(paper, os.fspath(root), scen, quick, jobs)
     summary = json.loads((root / "summary.json").read_text())
     names = summary.get("papers", [])
     tables = {}

@@ -155,6 +155,15 @@ impl<A: CongestionControl> Connection<A> {
         A::invalidate(&mut self.shared);
     }
 
+    /// Puts path `sf` back in its initial state (window, RTT estimate, recovery, the
+    /// algorithm's per-path memory) and makes it usable: a transport that reuses the slot of
+    /// a closed path for a new one (a QUIC stack opening paths during a connection) must not
+    /// inherit the old path's window or RTT. Coupling sets are kept.
+    pub fn reset_path(&mut self, sf: usize) {
+        self.paths[sf] = PathState::new(&self.window, self.algo.new_path());
+        A::invalidate(&mut self.shared);
+    }
+
     /// The usable subflows.
     pub fn usable(&self) -> SubflowSet {
         let mut s = SubflowSet::empty();

@@ -101,6 +101,12 @@ impl Controller {
         each!(&mut self.inner, c => c.set_usable(sf, usable))
     }
 
+    /// Puts subflow `sf` back in its initial state and makes it usable (a new path reusing
+    /// a closed path's slot; [`Connection::reset_path`]).
+    pub fn reset_path(&mut self, sf: usize) {
+        each!(&mut self.inner, c => c.reset_path(sf))
+    }
+
     /// The usable subflows.
     pub fn usable(&self) -> SubflowSet {
         each!(&self.inner, c => c.usable())

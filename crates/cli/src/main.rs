@@ -47,6 +47,10 @@ enum Command {
     /// kernel, for upstream MPTCP; needs root.
     #[command(subcommand)]
     Kernel(cmd::kernel::KernelWhat),
+    /// Multipath QUIC (noq) with pathpool's coupled controllers over loopback paths shaped in
+    /// user space; writes the same files as `pathpool run` (docs/quic.md).
+    #[command(subcommand)]
+    Quic(cmd::quic::QuicWhat),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -61,6 +65,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Testbed(w) => cmd::testbed::run(w),
         Command::Fidelity(a) => cmd::fidelity::run(a),
         Command::Kernel(w) => cmd::kernel::run(w),
+        Command::Quic(w) => cmd::quic::run(w),
     }
 }
 

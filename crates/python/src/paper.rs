@@ -2,7 +2,7 @@
 //! (crates/cli/src/cmd/reproduce.rs).
 
 use crate::ScenarioError;
-use pathpool_reproduce::{papers, reproduce as run_papers, Failure, Options, Paper};
+use pathpool_reproduce::{papers, reproduce as run_papers, Failure, Options, Paper, ScenarioFiles};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -14,9 +14,10 @@ pub fn paper_names() -> Vec<&'static str> {
 }
 
 /// Runs one paper (or "all") into `out`; returns (runs, reused from an earlier call).
+/// `scenarios`: a folder of scenario files per paper, or None for the built-in files.
 #[pyfunction]
-#[pyo3(signature = (paper, out, scenarios, quick = false, jobs = None))]
-pub fn reproduce(py: Python<'_>, paper: &str, out: PathBuf, scenarios: PathBuf, quick: bool, jobs: Option<usize>) -> PyResult<(usize, usize)> {
+#[pyo3(signature = (paper, out, scenarios = None, quick = false, jobs = None))]
+pub fn reproduce(py: Python<'_>, paper: &str, out: PathBuf, scenarios: Option<PathBuf>, quick: bool, jobs: Option<usize>) -> PyResult<(usize, usize)> {
     let chosen: Vec<&'static dyn Paper> = match paper {
         "all" => papers::all(),
         name => vec![papers::by_name(name)
@@ -26,12 +27,16 @@ pub fn reproduce(py: Python<'_>, paper: &str, out: PathBuf, scenarios: PathBuf, 
         return Err(ScenarioError::new_err("jobs: expected a whole number >= 1, got '0'"));
     }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if !scenarios.is_dir() {
-        return Err(ScenarioError::new_err(format!(
-            "scenarios: '{}' is not a folder; expected the scenario folder of the pathpool sources (scenarios/papers)",
-            scenarios.display()
-        )));
-    }
+    let scenarios = match scenarios {
+        None => ScenarioFiles::BuiltIn,
+        Some(dir) if dir.is_dir() => ScenarioFiles::Folder(dir),
+        Some(dir) => {
+            return Err(ScenarioError::new_err(format!(
+                "scenarios: '{}' is not a folder; expected a folder with one folder of scenario files per paper (like the sources' scenarios/papers), or None for the built-in files",
+                dir.display()
+            )))
+        }
+    };
     let opts = Options { quick, scenarios };
     let command = format!("pathpool.reproduce(\"{paper}\", quick={})", if quick { "True" } else { "False" });
     let done = py.detach(|| run_papers(&chosen, &opts, &out, jobs, &command));

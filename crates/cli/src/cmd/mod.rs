@@ -12,3 +12,4 @@ pub mod reproduce;
 pub mod testbed;
 pub mod fidelity;
 pub mod kernel;
+pub mod quic;

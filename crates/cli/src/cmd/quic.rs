@@ -1,0 +1,216 @@
+//! `pathpool quic run`: multipath QUIC (noq with pathpool-quic's controllers) over loopback
+//! paths shaped in user space, against single-path QUIC flows; writes the files the other
+//! backends write (summary.json, flows.csv, links.csv, the plots) plus decisions.csv (the
+//! shared bottleneck detector's decisions over time, olia-sbd only).
+
+use crate::error::CliError;
+use crate::outdir::OutDir;
+use clap::{Args, Subcommand, ValueEnum};
+use pathpool_quic::loopback::{self, Experiment, FlowSpec, LinkSpec, PathSpec, Report, DATAGRAM};
+use pathpool_quic::QuicCc;
+use pathpool_scenario::outcome::{ExtraColumn, FlowOutcome, LinkOutcome, Outcome, Series};
+use serde_json::json;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Subcommand)]
+pub enum QuicWhat {
+    /// One multipath QUIC connection (two paths) and single-path QUIC flows (pathpool-cc's
+    /// Reno) over loopback, with the rate, queue and delay shaped in user space (no root).
+    Run(QuicRunArgs),
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Topology {
+    /// Both paths and one single-path flow through one bottleneck.
+    Shared,
+    /// Each path through its own bottleneck, each bottleneck with one single-path flow.
+    Disjoint,
+    /// The single-path flow alone on one bottleneck (the reference).
+    Alone,
+}
+
+#[derive(Args)]
+pub struct QuicRunArgs {
+    #[arg(long, value_enum)]
+    pub topology: Topology,
+    /// The multipath connection's controller: uncoupled, lia, olia, balia, olia-sbd.
+    #[arg(long, default_value = "lia")]
+    pub cc: String,
+    /// Seconds of sending.
+    #[arg(long, default_value_t = 40.0)]
+    pub duration: f64,
+    /// Seconds before the measurement window.
+    #[arg(long, default_value_t = 10.0)]
+    pub warmup: f64,
+    /// Bottleneck rate, Mb/s.
+    #[arg(long, default_value_t = 10.0)]
+    pub rate: f64,
+    /// One-way propagation delay of every path, ms.
+    #[arg(long, default_value_t = 10.0)]
+    pub delay_ms: f64,
+    /// Output folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+pub fn run(what: QuicWhat) -> Result<(), CliError> {
+    match what {
+        QuicWhat::Run(a) => run_one(a),
+    }
+}
+
+fn seconds(flag: &str, v: f64) -> Result<Duration, CliError> {
+    if v.is_finite() && v > 0.0 && v < 86_400.0 {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(CliError::usage(format!("{flag}: expected seconds in (0, 86400), got {v}")))
+    }
+}
+
+fn experiment(a: &QuicRunArgs, cc: QuicCc) -> Result<Experiment, CliError> {
+    let duration = seconds("--duration", a.duration)?;
+    if !(a.warmup.is_finite() && a.warmup >= 0.0 && a.warmup < a.duration) {
+        return Err(CliError::usage(format!("--warmup: expected seconds in [0, --duration), got {}", a.warmup)));
+    }
+    let warmup = Duration::from_secs_f64(a.warmup);
+    let delay = Duration::from_secs_f64(seconds("--delay-ms", a.delay_ms)?.as_secs_f64() / 1e3);
+    if !(a.rate.is_finite() && a.rate > 0.0 && a.rate <= 1000.0) {
+        return Err(CliError::usage(format!("--rate: expected Mb/s in (0, 1000], got {}", a.rate)));
+    }
+    // One bandwidth-delay product of buffer (rate x two-way propagation delay).
+    let buffer = ((a.rate * 1e6 / 8.0) * 2.0 * delay.as_secs_f64()).max(3000.0) as u64;
+    let link = |name: &str| LinkSpec { name: name.into(), rate_mbps: a.rate, buffer_bytes: buffer };
+    let path = |link| PathSpec { link, delay };
+    let single = |name: &str, l| FlowSpec { name: name.into(), cc: QuicCc::Uncoupled, paths: vec![path(l)] };
+    let mp = |paths| FlowSpec { name: "mpquic".into(), cc, paths };
+    let (links, flows) = match a.topology {
+        Topology::Shared => (vec![link("bottleneck")], vec![mp(vec![path(0), path(0)]), single("sp", 0)]),
+        Topology::Disjoint => (vec![link("b1"), link("b2")], vec![mp(vec![path(0), path(1)]), single("sp1", 0), single("sp2", 1)]),
+        Topology::Alone => (vec![link("bottleneck")], vec![single("sp", 0)]),
+    };
+    Ok(Experiment { links, flows, duration, warmup, probe: Duration::from_millis(100), kill: None, grace: Duration::from_secs(10) })
+}
+
+fn run_one(a: QuicRunArgs) -> Result<(), CliError> {
+    let cc: QuicCc = a.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
+    let exp = experiment(&a, cc)?;
+    let out = OutDir::create("--out", &a.out)?;
+    let started = std::time::Instant::now();
+    let report = loopback::run(&exp).map_err(CliError::runtime)?;
+    let outcome = outcome(&exp, &report, started.elapsed().as_secs_f64());
+    let mut summary = pathpool_scenario::output::write_all(out.path(), &outcome)?;
+    let mut put = |k: &str, v: serde_json::Value| {
+        summary.insert(k.to_string(), v);
+    };
+    put("backend", json!("mpquic-loopback"));
+    put("cc", json!(cc.name()));
+    put("topology", json!(format!("{:?}", a.topology).to_lowercase()));
+    for f in &report.flows {
+        put(&format!("flow.{}.intact", f.name), json!(f.intact));
+        put(&format!("flow.{}.error", f.name), json!(f.error));
+        let events: Vec<String> = f.path_events.iter().map(|(t, e)| format!("{t:.3} s: {e}")).collect();
+        put(&format!("flow.{}.path_events", f.name), json!(events));
+    }
+    let mp = report.flows.iter().find(|f| f.name == "mpquic");
+    let singles: Vec<f64> = report.flows.iter().filter(|f| f.name != "mpquic").map(|f| f.goodput_mbps).collect();
+    if let (Some(mp), false) = (mp, singles.is_empty()) {
+        let mean = singles.iter().sum::<f64>() / singles.len() as f64;
+        if mean > 0.0 {
+            // Shared: the multipath connection over one single-path flow at the same
+            // bottleneck ([0.8, 1.25] is fair, RFC 6356 §2 goals 1-2); disjoint: over the
+            // mean single-path flow (what it takes of two bottlenecks).
+            put("quic.mp_over_single_path", json!(mp.goodput_mbps / mean));
+        }
+        put("quic.decisions", json!(mp.decisions.len()));
+    }
+    std::fs::write(out.join("summary.json"), pathpool_scenario::summary::to_json(&summary))?;
+    if let Some(mp) = mp {
+        let mut w = std::fs::File::create(out.join("decisions.csv"))?;
+        writeln!(w, "time_s,groups")?;
+        for d in &mp.decisions {
+            let g: Vec<String> = d.groups.iter().take(mp.cwnd_bytes.len()).map(u32::to_string).collect();
+            writeln!(w, "{},{}", d.time_ns as f64 / 1e9, g.join(" "))?;
+        }
+    }
+    let errors: Vec<String> = report.flows.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {e}", f.name))).collect();
+    out.finish();
+    println!("{}", a.out.join("summary.json").display());
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::runtime(format!("flows failed (outputs written): {}", errors.join("; "))))
+    }
+}
+
+/// The report as the simulator's outcome: one row per flow (goodput at the receiver), and
+/// for the multipath connection one row per path (`mpquic.sfK`, bytes through its bottleneck).
+fn outcome(exp: &Experiment, r: &Report, wall: f64) -> Outcome {
+    let n = r.times.len();
+    let (t0, t1) = r.window;
+    let first = r.times.iter().position(|&t| t >= t0).unwrap_or(0);
+    let last = n.saturating_sub(1);
+    let span = (t1 - t0).max(1e-9);
+    let rate = |series: &[u64], k: usize| {
+        let dt = if k == 0 { r.times.first().copied().unwrap_or(1.0) } else { r.times[k] - r.times[k - 1] };
+        let prev = if k == 0 { 0 } else { series[k - 1] };
+        (series[k] - prev) as f64 * 8.0 / dt.max(1e-9) / 1e6
+    };
+    let mut flows = Vec::new();
+    let mut thr = Vec::new();
+    let mut cwnd = Vec::new();
+    let mut srtt = Vec::new();
+    for f in &r.flows {
+        flows.push(FlowOutcome { name: f.name.clone(), bulk: true, throughput_mbps: f.goodput_mbps, delivered_bytes: f.received_bytes, retransmissions: 0, fast_retransmits: None, timeouts: 0 });
+        thr.push((0..n).map(|k| rate(&f.received, k)).collect());
+        cwnd.push((0..n).map(|k| f.cwnd_bytes.iter().map(|c| c[k]).sum::<f64>() / DATAGRAM as f64).collect());
+        srtt.push((0..n).map(|k| f.srtt_ms.iter().map(|s| s[k]).fold(f64::NAN, f64::min)).collect());
+        if f.cwnd_bytes.len() > 1 {
+            for (k, bytes) in f.path_bytes.iter().enumerate() {
+                let measured = bytes.get(last).copied().unwrap_or(0) - bytes.get(first).copied().unwrap_or(0);
+                flows.push(FlowOutcome { name: format!("{}.sf{k}", f.name), bulk: false, throughput_mbps: measured as f64 * 8.0 / span / 1e6, delivered_bytes: bytes.last().copied().unwrap_or(0), retransmissions: 0, fast_retransmits: None, timeouts: 0 });
+                thr.push((0..n).map(|i| rate(bytes, i)).collect());
+                cwnd.push(f.cwnd_bytes[k].iter().map(|c| c / DATAGRAM as f64).collect());
+                srtt.push(f.srtt_ms[k].clone());
+            }
+        }
+    }
+    let links = r
+        .links
+        .iter()
+        .zip(&exp.links)
+        .map(|(l, spec)| {
+            let fwd = l.forwarded_bytes.get(last).copied().unwrap_or(0) - l.forwarded_bytes.get(first).copied().unwrap_or(0);
+            let q = &l.queue_packets[first.min(l.queue_packets.len())..];
+            LinkOutcome {
+                name: l.name.clone(),
+                utilization: fwd as f64 * 8.0 / span / (spec.rate_mbps * 1e6),
+                drops: l.drops.get(last).copied().unwrap_or(0) - l.drops.get(first).copied().unwrap_or(0),
+                mean_queue_packets: if q.is_empty() { 0.0 } else { q.iter().sum::<f64>() / q.len() as f64 },
+            }
+        })
+        .collect();
+    let link_drops = r.links.iter().map(|l| (0..n).map(|k| l.drops[k] - if k == 0 { 0 } else { l.drops[k - 1] }).collect()).collect();
+    Outcome {
+        multipath: None,
+        seed: 0,
+        duration_s: exp.duration.as_secs_f64(),
+        warmup_s: exp.warmup.as_secs_f64(),
+        flows,
+        links,
+        bottleneck: Some(0),
+        bottleneck_data_packets: None,
+        events: 0,
+        series: Series {
+            times: r.times.clone(),
+            flow_throughput_mbps: thr,
+            flow_cwnd_packets: cwnd,
+            flow_extra: vec![ExtraColumn { name: "srtt_ms", values: srtt }],
+            link_queue_packets: r.links.iter().map(|l| l.queue_packets.clone()).collect(),
+            link_drops,
+        },
+        delay_traces: Vec::new(),
+        wall_seconds: wall,
+    }
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Runs docs/quic.md's measurements (`pathpool quic run`, loopback, no root) and writes the
+table between the markers of docs/quic.md: per case the median and range over the repeats.
+
+  python3 scripts/quic_table.py --bin target/release/pathpool --out out/quic --repeat 3 --doc docs/quic.md
+
+Runs already in --out are reused (delete the folder to measure again)."""
+
+import argparse, json, os, statistics, subprocess, sys
+
+CASES = [  # (topology, cc)
+    ("shared", "uncoupled"), ("shared", "lia"), ("shared", "olia"), ("shared", "olia-sbd"),
+    ("disjoint", "uncoupled"), ("disjoint", "lia"), ("disjoint", "olia"), ("disjoint", "olia-sbd"),
+]
+BEGIN, END = "<!-- quic_table.py begin -->", "<!-- quic_table.py end -->"
+
+
+def run(args, topo, cc, k):
+    out = os.path.join(args.out, f"{topo}-{cc}-{k}")
+    path = os.path.join(out, "summary.json")
+    if not os.path.exists(path):
+        cmd = [args.bin, "quic", "run", "--topology", topo, "--cc", cc, "--duration", str(args.duration),
+               "--warmup", str(args.warmup), "--out", out]
+        print(" ".join(cmd), file=sys.stderr, flush=True)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        return json.load(f), out
+
+
+def decisions(out):
+    """Share of the detector's decisions after the warm-up that group both paths together."""
+    rows = [l.strip().split(",") for l in open(os.path.join(out, "decisions.csv")).readlines()[1:]]
+    groups = [r[1].split() for r in rows if r and len(r) > 1]
+    if not groups:
+        return None
+    shared = sum(1 for g in groups if g[0] != "0" and g[0] == g[1])
+    return shared / len(groups), len(groups)
+
+
+def fmt(xs, digits=2):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "-"
+    return f"{statistics.median(xs):.{digits}f} [{min(xs):.{digits}f}, {max(xs):.{digits}f}]"
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bin", default="target/release/pathpool")
+    p.add_argument("--out", default="out/quic")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--duration", type=float, default=30.0)
+    p.add_argument("--warmup", type=float, default=10.0)
+    p.add_argument("--doc", default=None)
+    args = p.parse_args()
+    lines = ["| bottlenecks | multipath cc | multipath / single-path flow | multipath Mb/s | single-path Mb/s (mean) | decisions grouping both paths | utilization |",
+             "|---|---|---|---|---|---|---|"]
+    for topo, cc in CASES:
+        ratio, mp, sp, grouped, util = [], [], [], [], []
+        for k in range(1, args.repeat + 1):
+            s, out = run(args, topo, cc, k)
+            ratio.append(s.get("quic.mp_over_single_path"))
+            mp.append(s["flow.mpquic.throughput_mbps"])
+            sps = [v for key, v in s.items() if key.startswith("flow.sp") and key.endswith(".throughput_mbps")]
+            sp.append(sum(sps) / len(sps))
+            utils = [v for key, v in s.items() if key.startswith("link.") and key.endswith(".utilization")]
+            util.append(sum(utils) / len(utils))
+            if cc == "olia-sbd":
+                d = decisions(out)
+                grouped.append(d[0] if d else None)
+        g = fmt(grouped) if cc == "olia-sbd" else ""
+        lines.append(f"| {topo} | {cc} | {fmt(ratio)} | {fmt(mp)} | {fmt(sp)} | {g} | {fmt(util)} |")
+    table = "\n".join(lines)
+    print(table)
+    if args.doc:
+        text = open(args.doc).read()
+        a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
+        open(args.doc, "w").write(text[:a] + "\n" + table + "\n" + text[b:])
+
+
+if __name__ == "__main__":
+    main()
