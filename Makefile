@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean
+.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean validate-pcap bench-pcap
 
 all: build
 
@@ -89,6 +89,15 @@ reproduce: build
 bench: build
 	for b in b1-n10 b1-n100 b2-n10 b2-n100 s-n1000; do /usr/bin/time -v $(BIN) run scenarios/bench/$$b.toml --out $(OUT)/bench/$$b 2>&1 | grep -E 'Elapsed|Maximum resident'; done
 	$(BIN) bench sbd
+
+# Shared bottleneck detection on captures of real Linux MPTCP (docs/pcap.md): S0's NSB-2 and
+# SB-2 on the testbed (root; about 7 minutes), read back by `detect --pcap`; fails below 90 %.
+validate-pcap: build
+	sh scripts/pcap_testbed.sh $(BIN) $(OUT)/pcap-testbed
+
+# Capture reading speed (BENCHMARKS.md, "Packet captures").
+bench-pcap: build
+	sh scripts/pcap_bench.sh $(BIN) $(OUT)/pcap-bench 5
 
 # Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
 # Python wheel into a throwaway virtual environment under $(OUT)/ and prints pathpool and

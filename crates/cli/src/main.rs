@@ -24,7 +24,8 @@ enum Command {
     /// [S3] §7.4 window-growth simulation (80-packet FIFO, 600 cycles) of LIA, OLIA and BALIA
     /// against NewReno; writes CSVs, PNGs and summaries.
     Windowsim(cmd::windowsim::WindowsimArgs),
-    /// Detect shared bottlenecks in a packet trace (RFC 8382, MPTCP-SBD or trend lines).
+    /// Detect shared bottlenecks in a packet trace (CSV) or packet captures (--pcap: pcap,
+    /// pcapng; MPTCP subflows grouped into their connections).
     Detect(cmd::detect::DetectArgs),
     /// Write a synthetic packet trace with a known answer (shared or separate bottlenecks).
     Tracegen(cmd::tracegen::TracegenArgs),

@@ -96,50 +96,119 @@ pub struct Replay {
     pub evaluations: u64,
 }
 
+/// An RFC 8382 detector and its decision filter (restarted with the detector's memory) fed one
+/// event at a time, for inputs too large to hold as an event list (packet captures).
+pub struct Rfc8382Replay {
+    det: Rfc8382Detector,
+    filt: DecisionFilter,
+    restarts: u64,
+    out: Replay,
+}
+
+impl Rfc8382Replay {
+    pub fn new(params: SbdParams, filter: FilterParams, n_flows: usize) -> Self {
+        Rfc8382Replay { det: Rfc8382Detector::new(params, n_flows), filt: DecisionFilter::new(filter, n_flows), restarts: 0, out: Replay::default() }
+    }
+
+    /// Closes the intervals that end by `now_ns`; called before each event of time `now_ns`.
+    fn advance(&mut self, now_ns: u64) {
+        while let Some(o) = self.det.poll(now_ns) {
+            self.out.observations.push(o.clone());
+            if self.det.memory_restarts() != self.restarts {
+                // The change detector restarted the detector's memory (`SbdParams::change_detect`).
+                self.restarts = self.det.memory_restarts();
+                self.filt.restart();
+            }
+            if let Some(d) = self.filt.push(self.out.observations.last().expect("just pushed")) {
+                self.out.decisions.push(d.clone());
+            }
+        }
+    }
+
+    pub fn owd(&mut self, flow: usize, now_ns: u64, owd_ns: i64) {
+        self.advance(now_ns);
+        self.det.on_owd_sample(flow, now_ns, owd_ns);
+    }
+
+    pub fn loss(&mut self, flow: usize, now_ns: u64) {
+        self.advance(now_ns);
+        self.det.on_loss(flow, now_ns);
+    }
+
+    /// A packet that was thinned out (MPTCP-SBD's sample spacing): counted, not sampled.
+    pub fn unsampled(&mut self, flow: usize, now_ns: u64) {
+        self.advance(now_ns);
+        self.det.on_unsampled_packet(flow, now_ns);
+    }
+
+    pub fn observations(&self) -> usize {
+        self.out.observations.len()
+    }
+
+    /// The last interval is closed only if the input reached its end.
+    pub fn finish(mut self) -> Replay {
+        self.out.evaluations = self.det.intervals_closed();
+        self.out
+    }
+}
+
 /// Feeds OWD/loss events to an RFC 8382 detector and its decision filter (restarted with the
 /// detector's memory). The last interval is closed only if the trace reaches its end.
 pub fn run_rfc8382(events: &[Event], params: SbdParams, filter: FilterParams, n_flows: usize) -> Replay {
-    let mut det = Rfc8382Detector::new(params, n_flows);
-    let mut filt = DecisionFilter::new(filter, n_flows);
-    let mut out = Replay::default();
-    let mut restarts = 0;
+    let mut r = Rfc8382Replay::new(params, filter, n_flows);
     for e in events {
-        while let Some(o) = det.poll(e.now_ns()) {
-            out.observations.push(o.clone());
-            if det.memory_restarts() != restarts {
-                // The change detector restarted the detector's memory (`SbdParams::change_detect`).
-                restarts = det.memory_restarts();
-                filt.restart();
-            }
-            if let Some(d) = filt.push(out.observations.last().expect("just pushed")) {
-                out.decisions.push(d.clone());
-            }
-        }
         match *e {
-            Event::Owd { flow, now_ns, owd_ns } => det.on_owd_sample(flow, now_ns, owd_ns),
-            Event::Loss { flow, now_ns } => det.on_loss(flow, now_ns),
-            Event::Rtt { .. } => {}
+            Event::Owd { flow, now_ns, owd_ns } => r.owd(flow, now_ns, owd_ns),
+            Event::Loss { flow, now_ns } => r.loss(flow, now_ns),
+            Event::Rtt { now_ns, .. } => r.advance(now_ns),
         }
     }
-    out.evaluations = det.intervals_closed();
-    out
+    r.finish()
+}
+
+/// The trend-line detector fed one RTT sample at a time; each 5-s evaluation is its decision.
+pub struct TrendReplay {
+    det: TrendLineDetector,
+    out: Replay,
+}
+
+impl TrendReplay {
+    pub fn new(params: TrendParams, n_flows: usize) -> Self {
+        TrendReplay { det: TrendLineDetector::new(params, n_flows), out: Replay::default() }
+    }
+
+    fn advance(&mut self, now_ns: u64) {
+        while let Some(o) = self.det.poll(now_ns) {
+            self.out.observations.push(o.clone());
+        }
+    }
+
+    pub fn rtt(&mut self, flow: usize, now_ns: u64, rtt_ns: u64) {
+        self.advance(now_ns);
+        self.det.on_rtt_sample(flow, now_ns, rtt_ns);
+    }
+
+    pub fn observations(&self) -> usize {
+        self.out.observations.len()
+    }
+
+    pub fn finish(mut self) -> Replay {
+        self.out.decisions = self.out.observations.clone();
+        self.out.evaluations = self.det.evaluations();
+        self.out
+    }
 }
 
 /// Feeds RTT events to the trend-line detector; each 5-s evaluation is its decision.
 pub fn run_trend(events: &[Event], params: TrendParams, n_flows: usize) -> Replay {
-    let mut det = TrendLineDetector::new(params, n_flows);
-    let mut out = Replay::default();
+    let mut r = TrendReplay::new(params, n_flows);
     for e in events {
-        while let Some(o) = det.poll(e.now_ns()) {
-            out.observations.push(o.clone());
-        }
-        if let Event::Rtt { flow, now_ns, rtt_ns } = *e {
-            det.on_rtt_sample(flow, now_ns, rtt_ns);
+        match *e {
+            Event::Rtt { flow, now_ns, rtt_ns } => r.rtt(flow, now_ns, rtt_ns),
+            _ => r.advance(e.now_ns()),
         }
     }
-    out.decisions = out.observations.clone();
-    out.evaluations = det.evaluations();
-    out
+    r.finish()
 }
 
 /// Correct decisions at or after `warmup_ns` and their total, judged as [S0] §IV-B does: shared

@@ -6,6 +6,7 @@
 //! topology with resolved routes (`topology`); any error names the file and line (or the
 //! override), the field and what was expected, and nothing runs before all of it passed.
 
+pub mod capture;
 mod cc;
 mod csv_out;
 pub mod delay_trace;
@@ -30,7 +31,7 @@ pub mod units;
 
 pub use error::{ScenarioError, Source};
 pub use schema::Scenario;
-pub use simulate::simulate;
+pub use simulate::{simulate, simulate_captured};
 pub use topology::Topology;
 
 use std::path::Path;

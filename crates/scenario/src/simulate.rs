@@ -53,6 +53,11 @@ fn build_direction(s: &mut sim::Simulation, d: &DirectionSpec, what: &str) -> Re
 /// Runs the scenario. Errors here mean the simulator refused a configuration that the
 /// scenario checks let through; they name the link or flow.
 pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioError> {
+    simulate_captured(l, progress, None)
+}
+
+/// As `simulate`, and with `capture` a pcap per host into that folder (`crate::capture`).
+pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::path::Path>) -> Result<Outcome, ScenarioError> {
     let fail = |m: String| ScenarioError::file(&l.source.name, m);
     let spec = &l.scenario.simulation;
     let topo = &l.topology;
@@ -136,6 +141,9 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
         result.map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
     }
     s.set_probe_interval(spec.probe_interval).map_err(|e| fail(format!("simulation.probe_interval: {e}")))?;
+    if let Some(dir) = capture {
+        crate::capture::attach(&mut s, l, &connections, dir).map_err(fail)?;
+    }
 
     let bottleneck = topo.bottleneck.map(|i| index[&Hop { link: i, reverse: false }]);
     let started = Instant::now();
@@ -146,6 +154,9 @@ pub fn simulate(l: &Loaded, progress: &Progress) -> Result<Outcome, ScenarioErro
     s.mark_warmup_end();
     s.run_until(spec.duration, &mut tick);
     let wall_seconds = started.elapsed().as_secs_f64();
+    if let Some(dir) = capture {
+        s.finish_capture().map_err(|e| fail(format!("--pcap: writing into '{}': {e}", dir.display())))?;
+    }
 
     let flows = sim_flows
         .iter()

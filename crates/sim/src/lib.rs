@@ -62,6 +62,7 @@
 //!   assigned in creation order, so adding components after the existing ones changes
 //!   nothing that the existing ones draw.
 
+pub mod capture;
 mod ctx;
 mod element;
 pub mod event;
@@ -80,6 +81,7 @@ pub mod tcp;
 pub mod time;
 pub mod udp;
 
+pub use capture::{CaptureFlow, CaptureMptcp};
 pub use element::{ElementId, FlowId};
 pub use mptcp::{MptcpConfig, MptcpId, MptcpStats, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute};
 pub use probe::{FlowSeries, ProbeSeries, QueueSeries};

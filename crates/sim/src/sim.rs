@@ -66,6 +66,8 @@ pub struct Simulation {
     probe_prev_flows: Vec<FlowSnapshot>,
     probe_prev_queues: Vec<QueueCounters>,
     mark: Option<Mark>,
+    /// Packet capture at the hosts (`crate::capture`), None unless enabled.
+    pub(crate) capture: Option<Box<crate::capture::Capture>>,
 }
 
 impl Simulation {
@@ -89,6 +91,7 @@ impl Simulation {
             probe_prev_flows: Vec::new(),
             probe_prev_queues: Vec::new(),
             mark: None,
+            capture: None,
         }
     }
 
@@ -322,6 +325,9 @@ impl Simulation {
         {
             let p = self.pool.get_mut(id);
             let el = self.routes.hop(p.route, p.hop);
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.on_hop(p, self.now, !self.elements[el as usize].is_network());
+            }
             p.hop += 1;
             let size = p.size_bytes;
             let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };

@@ -26,9 +26,12 @@ pub enum DetectorKind {
 #[derive(clap::Args, Debug)]
 pub struct DetectArgs {
     /// Trace CSV: `flow,send_time_us,recv_time_us[,lost]` or `flow,ack_time_us,rtt_us`.
-    #[arg(long)]
-    pub input: PathBuf,
-    #[arg(long, value_enum)]
+    #[arg(long, required_unless_present = "files")]
+    pub input: Option<PathBuf>,
+    /// Packet captures instead of a trace CSV (docs/pcap.md).
+    #[command(flatten)]
+    pub pcap: super::detect_pcap::PcapArgs,
+    #[arg(long, value_enum, default_value = "pathpool")]
     pub detector: DetectorKind,
     /// Override a parameter, NAME=VALUE (repeatable); run with a bad name to list them.
     #[arg(long = "param", value_name = "NAME=VALUE")]
@@ -38,13 +41,13 @@ pub struct DetectArgs {
     pub out: PathBuf,
 }
 
-enum Config {
+pub(super) enum Config {
     Sbd(SbdParams, FilterParams),
     Tr(TrendParams),
 }
 
 impl Config {
-    fn build(kind: DetectorKind, overrides: &[String]) -> Result<Config, CliError> {
+    pub(super) fn build(kind: DetectorKind, overrides: &[String]) -> Result<Config, CliError> {
         let mut cfg = match kind {
             DetectorKind::Rfc8382 => Config::Sbd(SbdParams::rfc8382(), FilterParams::default()),
             DetectorKind::MptcpSbd => Config::Sbd(SbdParams::mptcp_sbd(), FilterParams::default()),
@@ -82,7 +85,7 @@ impl Config {
     }
 
     /// Time between evaluations, ns.
-    fn step_ns(&self) -> u64 {
+    pub(super) fn step_ns(&self) -> u64 {
         match self {
             Config::Sbd(p, _) => p.t_ns,
             Config::Tr(p) => p.period_ns,
@@ -91,7 +94,7 @@ impl Config {
     }
 
     /// Trace time needed before the first observation, ns.
-    fn warmup_ns(&self) -> u64 {
+    pub(super) fn warmup_ns(&self) -> u64 {
         match self {
             Config::Sbd(p, _) => p.min_intervals.max(1) as u64 * p.t_ns,
             Config::Tr(p) => p.period_ns,
@@ -100,10 +103,13 @@ impl Config {
 }
 
 pub fn run(args: DetectArgs) -> Result<(), CliError> {
+    let Some(input) = args.input.clone().filter(|_| args.pcap.files.is_empty()) else {
+        return super::detect_pcap::run(&args);
+    };
     let cfg = Config::build(args.detector, &args.params)?;
-    let trace = trace_csv::read("--input", &args.input)?;
+    let trace = trace_csv::read("--input", &input)?;
     let n = trace.flows.len();
-    let name = args.input.display();
+    let name = input.display();
     let (events, origin_us) = match (&trace.rows, &cfg) {
         (TraceRows::Owd(rows), Config::Sbd(..)) => owd_events(rows, n),
         (TraceRows::Rtt(rows), Config::Tr(_)) => rtt_events(rows),
@@ -142,11 +148,7 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
         Config::Tr(p) => run_trend(&events, *p, n),
     };
     if replay.observations.is_empty() {
-        return Err(CliError::usage(format!(
-            "--input '{name}': the trace spans {:.3} s of usable samples, but the detector makes its first observation only after {:.3} s (warm-up); nothing to report",
-            span_ns as f64 / 1e9,
-            cfg.warmup_ns() as f64 / 1e9
-        )));
+        return Err(too_short(&format!("--input '{name}': the trace"), span_ns, &cfg));
     }
 
     let out = OutDir::create("--out", &args.out)?;
@@ -171,6 +173,15 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
     );
     out.finish();
     Ok(())
+}
+
+/// The input ends before the detector's first observation.
+pub(super) fn too_short(what: &str, span_ns: u64, cfg: &Config) -> CliError {
+    CliError::usage(format!(
+        "{what} spans {:.3} s of usable samples, but the detector makes its first observation only after {:.3} s (warm-up); nothing to report",
+        span_ns as f64 / 1e9,
+        cfg.warmup_ns() as f64 / 1e9
+    ))
 }
 
 fn write_groups(path: &Path, rows: &[Observation], flows: &[String]) -> Result<(), CliError> {
@@ -223,7 +234,7 @@ fn summary(
         .collect();
     json!({
         "detector": detector,
-        "input": args.input.display().to_string(),
+        "input": args.input.as_ref().map(|p| p.display().to_string()),
         "params": params,
         "flows": flows,
         "flows_seen": trace.flows.len(),
@@ -243,7 +254,7 @@ mod tests {
     use crate::cmd::tracegen::{self, Bottleneck, TracegenArgs};
 
     fn detect(input: PathBuf, detector: DetectorKind, out: PathBuf) -> Result<(), CliError> {
-        run(DetectArgs { input, detector, params: vec![], out })
+        run(DetectArgs { input: Some(input), pcap: Default::default(), detector, params: vec![], out })
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod window_flags;
 pub mod windowsim;
 pub mod bench;
 pub mod detect;
+mod detect_pcap;
 mod trace_csv;
 pub mod tracegen;
 pub mod run;

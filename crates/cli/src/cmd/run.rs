@@ -24,6 +24,10 @@ pub struct RunArgs {
     /// fully-coupled, linked-increases, lia, olia, balia, wvegas, mptcp-sbd, ssc-lia or tr-lia.
     #[arg(long, value_name = "NAME")]
     pub cc: Option<String>,
+    /// Also write packet captures into DIR: one pcap per host of a TCP flow, as tcpdump on
+    /// that host would (docs/pcap.md; read them with `pathpool detect --pcap`).
+    #[arg(long, value_name = "DIR")]
+    pub pcap: Option<PathBuf>,
 }
 
 pub fn run(args: RunArgs) -> Result<(), CliError> {
@@ -40,7 +44,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
     let out = OutDir::create("--out", &args.out)?;
     let progress = Progress::new(loaded.scenario.simulation.duration);
-    let outcome = pathpool_scenario::simulate(&loaded, &progress).map_err(|e| CliError::usage(e.to_string()))?;
+    let outcome = pathpool_scenario::simulate_captured(&loaded, &progress, args.pcap.as_deref()).map_err(|e| CliError::usage(e.to_string()))?;
     progress.finish();
     let summary = pathpool_scenario::output::write_all(out.path(), &outcome)
         .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.path().display())))?;

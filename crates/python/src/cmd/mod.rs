@@ -3,6 +3,9 @@
 
 #[path = "../../../cli/src/cmd/detect.rs"]
 pub mod detect;
+#[path = "../../../cli/src/cmd/detect_pcap.rs"]
+#[allow(dead_code)]
+pub mod detect_pcap;
 #[path = "../../../cli/src/cmd/trace_csv.rs"]
 #[allow(dead_code)]
 pub mod trace_csv;

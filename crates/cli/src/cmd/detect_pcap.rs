@@ -1,0 +1,355 @@
+//! `pathpool detect --pcap FILE`: shared bottleneck detection on packet captures (pcap or
+//! pcapng; several files are merged in time order). Two streaming passes (crates/pcap): the
+//! first finds the TCP connections, groups MPTCP subflows and chooses each subflow's delay
+//! source; the second feeds the samples to the detector. Writes decisions (CSV, JSON), the
+//! observations, a timeline figure and a summary naming the connections and their groups.
+
+use super::detect::{Config, DetectArgs, DetectorKind};
+use crate::error::CliError;
+use crate::outdir::OutDir;
+use pathpool_pcap::plan::{self, Method, Plan};
+use pathpool_pcap::{Addr, DelayChoice, Skip, Sink};
+use pathpool_sbd::replay::{Rfc8382Replay, Replay, TrendReplay};
+use pathpool_sbd::Observation;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DelayArg {
+    /// One-way delay where the capture shows queueing before it, else round-trip time.
+    #[default]
+    Auto,
+    /// Relative one-way delay from TCP timestamps (capture at or near the receiver).
+    Owd,
+    /// Round-trip time (capture at or near the sender, with its ACKs).
+    Rtt,
+}
+
+#[derive(clap::Args, Debug, Default)]
+pub struct PcapArgs {
+    /// Packet capture (pcap or pcapng; repeatable: the files are merged in time order).
+    #[arg(long = "pcap", value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Analyse only data sent by this address (default: the direction of each connection
+    /// that carries more payload).
+    #[arg(long, value_name = "ADDR", requires = "files")]
+    pub sender: Option<std::net::IpAddr>,
+    /// Delay source per subflow.
+    #[arg(long, value_enum, default_value_t = DelayArg::Auto, requires = "files")]
+    pub delay: DelayArg,
+    /// Sample thinning: the first delay sample of each slot of this many ms counts (0: every
+    /// packet; MPTCP-SBD's kernel code uses 5).
+    #[arg(long, value_name = "MS", default_value_t = 5.0, requires = "files")]
+    pub sample_spacing_ms: f64,
+    /// Connections with fewer data segments are left out.
+    #[arg(long, value_name = "N", default_value_t = 100, requires = "files")]
+    pub min_packets: u64,
+    /// Keep each subflow's linear drift of the one-way delay (relative clock skew) instead of
+    /// removing it before the statistics.
+    #[arg(long, requires = "files")]
+    pub no_skew_correction: bool,
+}
+
+/// Feeds the samples to the configured detector.
+enum Driver {
+    Sbd(Rfc8382Replay),
+    Tr(TrendReplay),
+}
+
+impl Sink for Driver {
+    fn owd(&mut self, flow: usize, now_ns: u64, owd_ns: i64) {
+        if let Driver::Sbd(r) = self {
+            r.owd(flow, now_ns, owd_ns);
+        }
+    }
+    fn rtt(&mut self, flow: usize, now_ns: u64, rtt_ns: u64) {
+        match self {
+            // RFC 8382's statistics take any delay with a constant offset; an RTT is the
+            // one-way delay plus the reverse path's (docs/pcap.md).
+            Driver::Sbd(r) => r.owd(flow, now_ns, rtt_ns.min(i64::MAX as u64) as i64),
+            Driver::Tr(r) => r.rtt(flow, now_ns, rtt_ns),
+        }
+    }
+    fn loss(&mut self, flow: usize, now_ns: u64) {
+        if let Driver::Sbd(r) = self {
+            r.loss(flow, now_ns);
+        }
+    }
+    fn unsampled(&mut self, flow: usize, now_ns: u64) {
+        if let Driver::Sbd(r) = self {
+            r.unsampled(flow, now_ns);
+        }
+    }
+}
+
+fn err(e: pathpool_pcap::CaptureError) -> CliError {
+    CliError::usage(format!("--pcap {e}"))
+}
+
+pub fn run(args: &DetectArgs) -> Result<(), CliError> {
+    let p = &args.pcap;
+    if args.input.is_some() {
+        return Err(CliError::usage("--input and --pcap: give one of them (a trace CSV or packet captures)"));
+    }
+    let cfg = Config::build(args.detector, &args.params)?;
+    if !(p.sample_spacing_ms.is_finite() && (0.0..=10_000.0).contains(&p.sample_spacing_ms)) {
+        return Err(CliError::usage(format!("--sample-spacing-ms: expected 0 to 10000 ms, got {}", p.sample_spacing_ms)));
+    }
+    let spacing_ns = (p.sample_spacing_ms * 1e6).round() as u64;
+    let opts = plan::Options {
+        sender: p.sender.map(Addr::from),
+        delay: match p.delay {
+            DelayArg::Auto => DelayChoice::Auto,
+            DelayArg::Owd => DelayChoice::Owd,
+            DelayArg::Rtt => DelayChoice::Rtt,
+        },
+        min_packets: p.min_packets,
+        spacing_ns,
+        skew_correction: !p.no_skew_correction,
+    };
+    let started = Instant::now();
+    let surveyed = pathpool_pcap::survey(&p.files).map_err(err)?;
+    let pass1 = started.elapsed().as_secs_f64();
+    let s = &surveyed.survey;
+    for (file, cut) in surveyed.files.iter().zip(&surveyed.truncated) {
+        if let Some((at, missing)) = cut {
+            eprintln!("pathpool: note: '{file}' ends inside the record at byte {at} ({missing} bytes missing, as when a capture is cut short); that record is ignored");
+        }
+    }
+    let files = surveyed.files.join("', '");
+    if s.records == 0 {
+        return Err(CliError::usage(format!("--pcap '{files}': the capture holds no packets")));
+    }
+    let plan = plan::plan(s, &opts);
+    if plan.subflows.is_empty() {
+        return Err(CliError::usage(format!("--pcap '{files}': no TCP data flow to analyse: {}", inventory(s, &plan, &opts))));
+    }
+    let n = plan.subflows.len();
+    let rtt_only = plan.subflows.iter().all(|f| f.method.is_rtt());
+    if matches!(cfg, Config::Tr(_)) && !rtt_only {
+        let owd: Vec<&str> = plan.subflows.iter().filter(|f| !f.method.is_rtt()).map(|f| f.name.as_str()).collect();
+        return Err(CliError::usage(format!(
+            "--detector tr needs round-trip times, but {} only give one-way delays here (a capture at the receiver side); use --delay rtt with a capture that holds the sender's data and its ACKs",
+            owd.join(", ")
+        )));
+    }
+    let span_ns = s.last_ns.saturating_sub(plan.origin_ns);
+    if span_ns / cfg.step_ns() > 50_000_000 {
+        return Err(CliError::usage(format!("--pcap '{files}': the packets span {:.0} s, {} evaluations; at most 50000000", span_ns as f64 / 1e9, span_ns / cfg.step_ns())));
+    }
+    let mut driver = match &cfg {
+        Config::Sbd(sp, f) => Driver::Sbd(Rfc8382Replay::new(sp.clone(), *f, n)),
+        Config::Tr(tp) => Driver::Tr(TrendReplay::new(*tp, n)),
+    };
+    let t2 = Instant::now();
+    let counts = pathpool_pcap::sample(&p.files, &plan, spacing_ns, &mut driver).map_err(err)?;
+    let pass2 = t2.elapsed().as_secs_f64();
+    let replay = match driver {
+        Driver::Sbd(r) => r.finish(),
+        Driver::Tr(r) => r.finish(),
+    };
+    if replay.observations.is_empty() {
+        return Err(super::detect::too_short(&format!("--pcap '{files}': the analysed flows"), span_ns, &cfg));
+    }
+
+    let out = OutDir::create("--out", &args.out)?;
+    let names: Vec<String> = plan.subflows.iter().map(|f| f.name.clone()).collect();
+    write_groups(&out.join("observations.csv"), &replay.observations, &plan)?;
+    write_groups(&out.join("decisions.csv"), &replay.decisions, &plan)?;
+    let decisions: Vec<Value> = replay.decisions.iter().map(|d| json!({ "time_s": d.time_ns as f64 / 1e9, "groups": d.groups })).collect();
+    write(&out.join("decisions.json"), &(serde_json::to_string_pretty(&json!({ "subflows": names, "decisions": decisions })).expect("json") + "\n"))?;
+    let text = summary_text(args, s, &plan, &counts, &replay);
+    write(&out.join("summary.txt"), &text)?;
+    let summary = json!({
+        "detector": detector_name(args.detector),
+        "files": surveyed.files,
+        "records": s.records,
+        "tcp_segments": s.tcp_segments,
+        "skipped": Skip::ALL.iter().zip(s.skipped).filter(|(_, n)| *n > 0).map(|(k, n)| (k.describe().to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+        "records_out_of_order": s.out_of_order,
+        "time_origin_ns": plan.origin_ns,
+        "span_s": span_ns as f64 / 1e9,
+        "connections": plan.connections.iter().map(|c| json!({
+            "name": c.name,
+            "mptcp_token": c.token.map(|t| format!("{t:08x}")),
+            "subflows": c.subflows.iter().map(|&i| subflow_json(&plan, &counts, i)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "left_out": plan.left_out.iter().map(|(k, why)| json!({ "flow": k, "why": why })).collect::<Vec<_>>(),
+        "sample_spacing_ms": p.sample_spacing_ms,
+        "evaluations": replay.evaluations,
+        "observations": replay.observations.len(),
+        "decisions": replay.decisions.len(),
+        // Speed (BENCHMARKS.md): the survey pass decodes every frame; the sample pass decodes
+        // every frame again and feeds the detector.
+        "survey_seconds": pass1,
+        "sample_seconds": pass2,
+        "survey_packets_per_second": s.records as f64 / pass1.max(1e-9),
+        "packets_per_second": s.records as f64 / (pass1 + pass2).max(1e-9),
+    });
+    write(&out.join("summary.json"), &(serde_json::to_string_pretty(&summary).expect("json") + "\n"))?;
+    timeline(&out.join("timeline.png"), &replay, &plan)?;
+    print!("{text}");
+    println!("-> {}", out.path().display());
+    out.finish();
+    Ok(())
+}
+
+fn detector_name(k: DetectorKind) -> &'static str {
+    match k {
+        DetectorKind::Rfc8382 => "rfc8382",
+        DetectorKind::MptcpSbd => "mptcp-sbd",
+        DetectorKind::Pathpool => "pathpool",
+        DetectorKind::Tr => "tr",
+    }
+}
+
+fn method_text(f: &plan::Subflow) -> String {
+    match f.method {
+        Method::MpTimestamp => "one-way delay from MPTCP-SBD's MP_TIMESTAMP".into(),
+        Method::TsOwd if f.drift != 0.0 => format!("one-way delay from TSval (clock {}; drift of {:+.1} ppm removed)", tick_text(f.tick_ns), f.drift * 1e6),
+        Method::TsOwd => format!("one-way delay from TSval (clock {})", tick_text(f.tick_ns)),
+        Method::TsEcho => "round-trip time by TSecr echo".into(),
+        Method::SeqAck => "round-trip time by seq/ACK matching (Karn's rule)".into(),
+    }
+}
+
+fn tick_text(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.4} ms per tick", ns / 1e6)
+    } else {
+        format!("{:.4} us per tick", ns / 1e3)
+    }
+}
+
+fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], i: usize) -> Value {
+    let f = &plan.subflows[i];
+    json!({
+        "index": i,
+        "name": f.name,
+        "flow": f.key.to_string(),
+        "delay": f.method.name(),
+        "tsval_tick_ns": f.tick_ns,
+        "owd_spread_ms": f.owd_spread_ns / 1e6,
+        "drift_removed_ppm": f.drift * 1e6,
+        "data_packets": f.data_packets,
+        "payload_bytes": f.payload_bytes,
+        "samples": counts[i].samples,
+        "losses": counts[i].losses,
+        "unsampled": counts[i].unsampled,
+    })
+}
+
+/// What the capture held, for the error when nothing could be analysed.
+fn inventory(s: &pathpool_pcap::Survey, plan: &Plan, o: &plan::Options) -> String {
+    let mut t = format!("{} packets, {} TCP segments in {} flow directions", s.records, s.tcp_segments, s.dirs.len());
+    for (k, n) in Skip::ALL.iter().zip(s.skipped) {
+        if n > 0 {
+            let _ = write!(t, "; {n} {}", k.describe());
+        }
+    }
+    if let Some(r) = s.first_malformed {
+        let _ = write!(t, " (the first is packet {r})");
+    }
+    if let Some(a) = o.sender {
+        if !s.dirs.iter().any(|d| d.key.src == a) {
+            let _ = write!(t, "; no packet comes from --sender {a}");
+        }
+    }
+    for (k, why) in plan.left_out.iter().take(5) {
+        let _ = write!(t, "; {k}: {why}");
+    }
+    t
+}
+
+fn group_text(plan: &Plan, d: &Observation) -> String {
+    let mut groups: Vec<(u32, Vec<&str>)> = Vec::new();
+    for (i, &g) in d.groups.iter().enumerate() {
+        let name = plan.subflows[i].name.split(' ').next().unwrap_or("");
+        match groups.iter_mut().find(|(x, _)| *x == g) {
+            Some((_, v)) => v.push(name),
+            None => groups.push((g, vec![name])),
+        }
+    }
+    groups.sort_by_key(|(g, _)| *g);
+    groups
+        .iter()
+        .map(|(g, v)| if *g == 0 { format!("not bottlenecked: {}", v.join(", ")) } else { format!("{{{}}}", v.join(", ")) })
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, counts: &[pathpool_pcap::Counts], r: &Replay) -> String {
+    let mut t = String::new();
+    let _ = writeln!(t, "{} packets, {} TCP segments; detector {}", s.records, s.tcp_segments, detector_name(args.detector));
+    for c in &plan.connections {
+        let _ = writeln!(t, "connection {} ({} subflow{})", c.name, c.subflows.len(), if c.subflows.len() == 1 { "" } else { "s" });
+        for &i in &c.subflows {
+            let f = &plan.subflows[i];
+            let _ = writeln!(t, "  {}: {}; {} samples, {} losses", f.name, method_text(f), counts[i].samples, counts[i].losses);
+        }
+    }
+    for (k, why) in &plan.left_out {
+        let _ = writeln!(t, "left out {k}: {why}");
+    }
+    let Some(last) = r.decisions.last() else {
+        let _ = writeln!(t, "{} observations, no decision yet (the filter needs a full window)", r.observations.len());
+        return t;
+    };
+    let first = r.decisions.first().expect("non-empty");
+    let _ = writeln!(t, "{} decisions from {:.1} s to {:.1} s", r.decisions.len(), first.time_ns as f64 / 1e9, last.time_ns as f64 / 1e9);
+    // The partitions seen, most frequent first: the answer and how steady it was.
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    for d in &r.decisions {
+        let g = group_text(plan, d);
+        match seen.iter_mut().find(|(x, _)| *x == g) {
+            Some((_, k)) => *k += 1,
+            None => seen.push((g, 1)),
+        }
+    }
+    seen.sort_by(|a, b| b.1.cmp(&a.1));
+    for (g, k) in seen.iter().take(4) {
+        let _ = writeln!(t, "  {:5.1} % of decisions: {g}", 100.0 * *k as f64 / r.decisions.len() as f64);
+    }
+    let _ = writeln!(t, "last decision ({:.1} s): {}", last.time_ns as f64 / 1e9, group_text(plan, last));
+    t
+}
+
+fn write_groups(path: &Path, rows: &[Observation], plan: &Plan) -> Result<(), CliError> {
+    let mut text = String::from("time_s,subflow,connection,group\n");
+    for o in rows {
+        let time = o.time_ns as f64 / 1e9;
+        for (f, g) in plan.subflows.iter().zip(&o.groups) {
+            let sub = f.name.split(' ').next().unwrap_or("");
+            let _ = writeln!(text, "{time:.6},{sub},{},{g}", plan.connections[f.conn].name);
+        }
+    }
+    write(path, &text)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text).map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", path.display())))
+}
+
+/// Group of each subflow over time (decisions as steps; 0 = not bottlenecked), each subflow
+/// lifted a little so that equal groups stay visible.
+fn timeline(path: &Path, r: &Replay, plan: &Plan) -> Result<(), CliError> {
+    let rows = if r.decisions.is_empty() { &r.observations } else { &r.decisions };
+    let series = plan
+        .subflows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let pts = rows.iter().map(|d| (d.time_ns as f64 / 1e9, d.groups[i] as f64 + 0.06 * i as f64)).collect();
+            pathpool_plot::Series::step(f.name.split(' ').next().unwrap_or(""), pts)
+        })
+        .collect();
+    let panel = pathpool_plot::Panel {
+        title: "Shared bottleneck groups per subflow (equal group = shared bottleneck; 0 = none)".into(),
+        x_label: "time since the first connection opened (s)".into(),
+        y_label: "group".into(),
+        series,
+    };
+    pathpool_plot::line_panels(path, &[panel], 1000, 360).map_err(|e| CliError::runtime(format!("'{}': {e}", path.display())))
+}

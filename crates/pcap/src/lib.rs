@@ -1,0 +1,52 @@
+//! `pathpool-pcap`: shared bottleneck detection's input from packet captures. Reads pcap and
+//! pcapng files as streams ([`file`]), decodes the link, IP and TCP layers ([`packet`]) and
+//! TCP options including MPTCP's ([`options`]), surveys the connections in a first pass
+//! ([`survey`]), groups MPTCP subflows into connections and picks each subflow's delay source
+//! ([`plan`]), and turns the packets into delay samples and losses in a second pass
+//! ([`sampler`]). Memory is bounded by the number of connections, not by the file's size.
+//! docs/pcap.md describes the methods and their limits.
+
+pub mod error;
+pub mod file;
+pub mod input;
+pub mod options;
+pub mod packet;
+pub mod plan;
+pub mod sampler;
+mod sha256;
+pub mod survey;
+
+pub use error::CaptureError;
+pub use packet::{Addr, Skip};
+pub use plan::{DelayChoice, Method, Options, Plan};
+pub use sampler::{Counts, Sink};
+pub use survey::Survey;
+
+use std::path::PathBuf;
+
+/// The first pass: every record of `paths` (merged in time order) surveyed.
+pub struct Surveyed {
+    pub survey: Survey,
+    /// Per file: where it ends inside a record (offset, bytes missing).
+    pub truncated: Vec<Option<(u64, usize)>>,
+    pub files: Vec<String>,
+}
+
+pub fn survey(paths: &[PathBuf]) -> Result<Surveyed, CaptureError> {
+    let mut inputs = input::Inputs::open(paths)?;
+    let mut s = Survey::default();
+    let truncated = inputs.for_each(|r| s.record(r.ts_ns, packet::parse(r.linktype, r.data)))?;
+    Ok(Surveyed { survey: s, truncated, files: inputs.names() })
+}
+
+/// The second pass: samples of the plan's subflows into `sink`; returns per-subflow counts.
+pub fn sample(paths: &[PathBuf], plan: &Plan, spacing_ns: u64, sink: &mut impl Sink) -> Result<Vec<Counts>, CaptureError> {
+    let mut inputs = input::Inputs::open(paths)?;
+    let mut sampler = sampler::Sampler::new(plan, spacing_ns);
+    inputs.for_each(|r| {
+        if let Ok(s) = packet::parse(r.linktype, r.data) {
+            sampler.segment(r.ts_ns, &s, sink);
+        }
+    })?;
+    Ok(sampler.counts)
+}

@@ -1,0 +1,255 @@
+//! First pass over a capture: every direction of every TCP connection, with what is needed to
+//! choose its delay source (timestamp clock rate, spread of the one-way delay, echoes and
+//! ACKs coming back) and to group MPTCP subflows (MP_CAPABLE keys, MP_JOIN tokens). Memory
+//! grows with the number of connections (a fixed-size sample of points per direction), not
+//! with the number of packets.
+
+use crate::packet::{Addr, Segment, ACK, SYN};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// One direction of a TCP connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    pub src: Addr,
+    pub dst: Addr,
+    pub sport: u16,
+    pub dport: u16,
+}
+
+impl Key {
+    pub fn of(s: &Segment) -> Key {
+        Key { src: s.src, dst: s.dst, sport: s.sport, dport: s.dport }
+    }
+
+    pub fn reverse(&self) -> Key {
+        Key { src: self.dst, dst: self.src, sport: self.dport, dport: self.sport }
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}->{}:{}", self.src, self.sport, self.dst, self.dport)
+    }
+}
+
+/// FxHash (rustc's): keys are not attacker-chosen in an offline tool, and SipHash would cost
+/// more than the rest of the per-packet work.
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl Hasher for Fx {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Extends a 32-bit counter that may wrap (TCP timestamps, sequence numbers) to 64 bits,
+/// assuming consecutive values differ by less than 2^31.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unwrap {
+    last: Option<u64>,
+}
+
+impl Unwrap {
+    #[inline]
+    pub fn extend(&mut self, v: u32) -> u64 {
+        let out = match self.last {
+            None => v as u64 + (1 << 32),
+            Some(last) => {
+                let d = v.wrapping_sub(last as u32) as i32 as i64;
+                (last as i64 + d).max(0) as u64
+            }
+        };
+        // Never move backwards by more than a reordering: keep the largest as the reference.
+        self.last = Some(self.last.map_or(out, |l| if out > l { out } else { l }));
+        out
+    }
+}
+
+/// Points (capture time, TSval) kept per direction: a thinned sample of fixed size.
+const POINTS: usize = 2048;
+
+#[derive(Clone, Debug)]
+pub struct DirStats {
+    pub key: Key,
+    /// Index of the first record of this direction (orders subflows seen at one time).
+    pub first_record: u64,
+    pub first_ns: u64,
+    pub last_ns: u64,
+    pub packets: u64,
+    pub data_packets: u64,
+    pub payload_bytes: u64,
+    pub syn_ns: Option<u64>,
+    /// MP_CAPABLE keys seen: this direction's sender's, and (from an option with two keys)
+    /// the receiver's.
+    pub key_local: Option<u64>,
+    pub key_remote: Option<u64>,
+    pub mp_capable: bool,
+    pub join_token: Option<u32>,
+    pub sbd_ts_packets: u64,
+    pub ts_data_packets: u64,
+    /// ACK-flagged packets with a non-zero TSecr (echoes of the other direction's TSval).
+    pub echoes: u64,
+    pub acks: u64,
+    ts: Unwrap,
+    /// (capture ns, unwrapped TSval) of every `stride`-th data packet with a timestamp.
+    pub points: Vec<(u64, u64)>,
+    stride: u64,
+}
+
+impl DirStats {
+    fn new(key: Key, record: u64, t: u64) -> Self {
+        DirStats {
+            key,
+            first_record: record,
+            first_ns: t,
+            last_ns: t,
+            packets: 0,
+            data_packets: 0,
+            payload_bytes: 0,
+            syn_ns: None,
+            key_local: None,
+            key_remote: None,
+            mp_capable: false,
+            join_token: None,
+            sbd_ts_packets: 0,
+            ts_data_packets: 0,
+            echoes: 0,
+            acks: 0,
+            ts: Unwrap::default(),
+            points: Vec::new(),
+            stride: 1,
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, t: u64, s: &Segment) {
+        self.packets += 1;
+        self.last_ns = self.last_ns.max(t);
+        if s.flags & SYN != 0 && self.syn_ns.is_none() {
+            self.syn_ns = Some(t);
+        }
+        if s.flags & ACK != 0 {
+            self.acks += 1;
+        }
+        let o = &s.opts;
+        if let Some((tsval, tsecr)) = o.ts {
+            if s.flags & ACK != 0 && tsecr != 0 {
+                self.echoes += 1;
+            }
+            if s.payload > 0 {
+                self.ts_data_packets += 1;
+                let v = self.ts.extend(tsval);
+                if self.ts_data_packets % self.stride == 0 {
+                    if self.points.len() == POINTS {
+                        // Keep every other point and halve the rate: a uniform thinning.
+                        let kept: Vec<(u64, u64)> = self.points.iter().copied().step_by(2).collect();
+                        self.points = kept;
+                        self.stride *= 2;
+                    }
+                    self.points.push((t, v));
+                }
+            }
+        }
+        if s.payload > 0 {
+            self.data_packets += 1;
+            self.payload_bytes += s.payload as u64;
+        }
+        if let Some((k1, k2)) = o.mp_capable {
+            self.mp_capable = true;
+            self.key_local = Some(k1);
+            if k2.is_some() {
+                self.key_remote = k2;
+            }
+        }
+        if o.mp_capable_syn {
+            self.mp_capable = true;
+        }
+        if o.join_token.is_some() && s.flags & SYN != 0 && s.flags & ACK == 0 {
+            self.join_token = o.join_token;
+        }
+        if o.sbd_ts.is_some() && s.payload > 0 {
+            self.sbd_ts_packets += 1;
+        }
+    }
+}
+
+/// What the first pass found.
+#[derive(Clone, Debug, Default)]
+pub struct Survey {
+    pub dirs: Vec<DirStats>,
+    pub index: FxMap<Key, u32>,
+    pub records: u64,
+    pub tcp_segments: u64,
+    /// Frames that gave no TCP segment, per [`crate::packet::Skip`] (in `Skip::ALL` order).
+    pub skipped: [u64; 6],
+    /// Record number (from 1) of the first frame skipped as malformed.
+    pub first_malformed: Option<u64>,
+    pub first_ns: Option<u64>,
+    pub last_ns: u64,
+    /// Records whose time is before the one before them (in file order).
+    pub out_of_order: u64,
+    prev_ns: u64,
+    last: Option<(Key, u32)>,
+}
+
+impl Survey {
+    #[inline]
+    pub fn record(&mut self, t: u64, parsed: Result<Segment, crate::packet::Skip>) {
+        self.records += 1;
+        if self.first_ns.is_none() {
+            self.first_ns = Some(t);
+        }
+        if t < self.prev_ns {
+            self.out_of_order += 1;
+        }
+        self.prev_ns = t;
+        self.last_ns = self.last_ns.max(t);
+        let s = match parsed {
+            Ok(s) => s,
+            Err(skip) => {
+                let i = crate::packet::Skip::ALL.iter().position(|&k| k == skip).expect("listed");
+                self.skipped[i] += 1;
+                if skip == crate::packet::Skip::Malformed && self.first_malformed.is_none() {
+                    self.first_malformed = Some(self.records);
+                }
+                return;
+            }
+        };
+        self.tcp_segments += 1;
+        let key = Key::of(&s);
+        let i = match self.last {
+            Some((k, i)) if k == key => i,
+            _ => {
+                let n = self.dirs.len() as u32;
+                let i = *self.index.entry(key).or_insert(n);
+                if i == n {
+                    self.dirs.push(DirStats::new(key, self.records, t));
+                }
+                self.last = Some((key, i));
+                i
+            }
+        };
+        self.dirs[i as usize].add(t, &s);
+    }
+
+    pub fn dir(&self, key: &Key) -> Option<&DirStats> {
+        self.index.get(key).map(|&i| &self.dirs[i as usize])
+    }
+}
