@@ -56,6 +56,16 @@ bench: build
 	for b in b1-n10 b1-n100 b2-n10 b2-n100 s-n1000; do /usr/bin/time -v $(BIN) run scenarios/bench/$$b.toml --out $(OUT)/bench/$$b 2>&1 | grep -E 'Elapsed|Maximum resident'; done
 	$(BIN) bench sbd
 
+# Simulator speed side by side with htsim (BENCHMARKS.md): builds htsim from a checkout of its
+# public sources given as HTSIM=<folder> (nothing of it is kept here), then runs both on B1,
+# S and MP in turn, median of 5 runs each, and prints the ratios. About 10 minutes.
+.PHONY: bench-htsim
+bench-htsim: deps
+	@test -n "$(HTSIM)" || { echo "usage: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
+	$(CARGO) build --release --locked -p pathpool-sim --example bench
+	scripts/htsim/build.sh $(HTSIM) $(OUT)/htsim
+	python3 scripts/bench_vs_htsim.py --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim
+
 # Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
 # Python wheel into a throwaway virtual environment under $(OUT)/ and prints pathpool and
 # ns-3 side by side for B1 (N = 10; 5 s and 30 s warm-up) and the RTT 1:2 case under RED.
