@@ -99,6 +99,16 @@ validate-pcap: build
 bench-pcap: build
 	sh scripts/pcap_bench.sh $(BIN) $(OUT)/pcap-bench 5
 
+# Simulator speed side by side with htsim (BENCHMARKS.md): builds htsim from a checkout of its
+# public sources given as HTSIM=<folder> (nothing of it is kept here), then runs both on B1,
+# S and MP in turn, median of 5 runs each, and prints the ratios. About 10 minutes.
+.PHONY: bench-htsim
+bench-htsim: deps
+	@test -n "$(HTSIM)" || { echo "usage: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
+	$(CARGO) build --release --locked -p pathpool-sim --example bench
+	scripts/htsim/build.sh $(HTSIM) $(OUT)/htsim
+	python3 scripts/bench_vs_htsim.py --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim
+
 # Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
 # Python wheel into a throwaway virtual environment under $(OUT)/ and prints pathpool and
 # ns-3 side by side for B1 (N = 10; 5 s and 30 s warm-up) and the RTT 1:2 case under RED.

@@ -1,23 +1,53 @@
 //! The speed benchmarks of BENCHMARKS.md, built in code (no scenario file), for profiling.
 //!
 //! cargo run --release -p pathpool-sim --example bench -- b1 10 600
-//!   scenario: b1 (100 Mb/s dumbbell), b2 (b1 + 1 Gb/s access links), s (1 Gb/s, N flows)
-//!   then N flows and simulated seconds. NewReno without SACK, one ACK per segment, IW 10,
-//!   min RTO 200 ms, 1500 B data, 40 B ACKs, drop-tail buffer of 1 BDP, base RTT 20 ms.
+//!   scenario: b1 (100 Mb/s dumbbell), b2 (b1 + 1 Gb/s access links), s (1 Gb/s, N flows),
+//!   mp (b1's bottleneck shared by N/2 TCP flows and N/2 two-subflow LIA connections),
+//!   mpd (two 100 Mb/s bottlenecks, each with N TCP flows and one subflow of each of N LIA
+//!   connections); then N and simulated seconds. NewReno without SACK, one ACK per segment,
+//!   IW 10, min RTO 200 ms, 1500 B data, 40 B ACKs, drop-tail buffer of 1 BDP, base RTT
+//!   20 ms. Prints the data packets that left the bottleneck queue(s) and the events per
+//!   such packet.
 
 use std::time::Instant;
 
 use pathpool_sim::time::{millis, secs};
 use pathpool_sim::*;
 
+/// A bottleneck in each direction: (forward queue, forward pipe, reverse queue, reverse pipe).
+struct Dumbbell {
+    fwd: [ElementId; 2],
+    rev: [ElementId; 2],
+}
+
+fn dumbbell(sim: &mut Simulation, rate: u64, buffer: u32, delay: Time) -> Dumbbell {
+    let q = sim.add_queue(QueueConfig::drop_tail(rate, Buffer::Packets(buffer))).unwrap();
+    let r = sim.add_queue(QueueConfig::drop_tail(rate, Buffer::Packets(10_000))).unwrap();
+    let p = sim.add_pipe(delay);
+    let rp = sim.add_pipe(delay);
+    Dumbbell { fwd: [q, p], rev: [r, rp] }
+}
+
+fn tcp(fwd: Vec<ElementId>, rev: Vec<ElementId>) -> TcpFlowConfig {
+    let mut cfg = TcpFlowConfig::new(fwd, rev);
+    cfg.min_rto = millis(200);
+    cfg
+}
+
+fn lia(subflows: Vec<SubflowRoute>) -> MptcpConfig {
+    let mut cfg = MptcpConfig::new(subflows, MultipathCc::Coupled(Algorithm::Lia));
+    cfg.tcp.min_rto = millis(200);
+    cfg
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: bench <b1|b2|s> <flows> <seconds>";
+    let usage = "usage: bench <b1|b2|s|mp|mpd> <flows> <seconds>";
     let kind = args.first().map(String::as_str).unwrap_or("b1");
     let n: usize = args.get(1).map_or(Ok(10), |s| s.parse()).unwrap_or_else(|_| panic!("{usage}"));
     let seconds: u64 = args.get(2).map_or(Ok(600), |s| s.parse()).unwrap_or_else(|_| panic!("{usage}"));
     let rate: u64 = match kind {
-        "b1" | "b2" => 100_000_000,
+        "b1" | "b2" | "mp" | "mpd" => 100_000_000,
         "s" => 1_000_000_000,
         _ => panic!("{usage}"),
     };
@@ -27,42 +57,66 @@ fn main() {
 
     let wall = Instant::now();
     let mut sim = Simulation::new(1);
-    let bottleneck = sim.add_queue(QueueConfig::drop_tail(rate, Buffer::Packets(bdp_packets))).unwrap();
-    let reverse = sim.add_queue(QueueConfig::drop_tail(rate, Buffer::Packets(10_000))).unwrap();
     let access = kind == "b2";
     // b2: 1 ms per access link, so the base RTT stays 20 ms.
     let core_delay = if access { rtt / 2 - millis(2) } else { rtt / 2 };
-    let fwd_pipe = sim.add_pipe(core_delay);
-    let rev_pipe = sim.add_pipe(core_delay);
-    for _ in 0..n {
-        let (fwd, rev) = if access {
-            let link = |sim: &mut Simulation| {
-                let q = sim.add_queue(QueueConfig::drop_tail(1_000_000_000, Buffer::Packets(10_000))).unwrap();
-                (q, sim.add_pipe(millis(1)))
-            };
-            let (a1, p1) = link(&mut sim);
-            let (a2, p2) = link(&mut sim);
-            let (b1, r1) = link(&mut sim);
-            let (b2, r2) = link(&mut sim);
-            (vec![a1, p1, bottleneck, fwd_pipe, a2, p2], vec![b1, r1, reverse, rev_pipe, b2, r2])
-        } else {
-            (vec![bottleneck, fwd_pipe], vec![reverse, rev_pipe])
-        };
-        let mut cfg = TcpFlowConfig::new(fwd, rev);
-        cfg.min_rto = millis(200);
-        sim.add_tcp_flow(cfg).unwrap();
+    let a = dumbbell(&mut sim, rate, bdp_packets, core_delay);
+    let mut bottlenecks = vec![a.fwd[0]];
+    match kind {
+        "mp" => {
+            let path = || SubflowRoute { fwd: a.fwd.to_vec(), rev: a.rev.to_vec() };
+            for _ in 0..n / 2 {
+                sim.add_tcp_flow(tcp(a.fwd.to_vec(), a.rev.to_vec())).unwrap();
+            }
+            for _ in 0..n / 2 {
+                sim.add_mptcp_connection(lia(vec![path(), path()])).unwrap();
+            }
+        }
+        "mpd" => {
+            let b = dumbbell(&mut sim, rate, bdp_packets, core_delay);
+            bottlenecks.push(b.fwd[0]);
+            for d in [&a, &b] {
+                for _ in 0..n {
+                    sim.add_tcp_flow(tcp(d.fwd.to_vec(), d.rev.to_vec())).unwrap();
+                }
+            }
+            for _ in 0..n {
+                let paths = [&a, &b].map(|d| SubflowRoute { fwd: d.fwd.to_vec(), rev: d.rev.to_vec() });
+                sim.add_mptcp_connection(lia(paths.to_vec())).unwrap();
+            }
+        }
+        _ => {
+            for _ in 0..n {
+                let (fwd, rev) = if access {
+                    let mut link = || {
+                        let q = sim.add_queue(QueueConfig::drop_tail(1_000_000_000, Buffer::Packets(10_000))).unwrap();
+                        (q, sim.add_pipe(millis(1)))
+                    };
+                    let (a1, p1) = link();
+                    let (a2, p2) = link();
+                    let (b1, r1) = link();
+                    let (b2, r2) = link();
+                    (vec![a1, p1, a.fwd[0], a.fwd[1], a2, p2], vec![b1, r1, a.rev[0], a.rev[1], b2, r2])
+                } else {
+                    (a.fwd.to_vec(), a.rev.to_vec())
+                };
+                sim.add_tcp_flow(tcp(fwd, rev)).unwrap();
+            }
+        }
     }
     sim.run_until(secs(seconds), &mut |_| {});
     let elapsed = wall.elapsed().as_secs_f64();
-    let q = sim.queue_stats(bottleneck);
+    let stats: Vec<QueueStats> = bottlenecks.iter().map(|&q| sim.queue_stats(q)).collect();
+    let packets: u64 = stats.iter().map(|q| q.departed_packets).sum();
+    let drops: u64 = stats.iter().map(|q| q.drops).sum();
+    let utilisation = stats.iter().map(|q| q.utilisation).sum::<f64>() / stats.len() as f64;
     println!(
-        "scenario={kind} flows={n} sim_seconds={seconds} bottleneck_packets={} utilisation={:.5} drops={} events={} \
-         wall_seconds={elapsed:.3} packets_per_wall_second={:.0} events_per_wall_second={:.0} pool_high_water={}",
-        q.departed_packets,
-        q.utilisation,
-        q.drops,
+        "scenario={kind} flows={n} sim_seconds={seconds} bottleneck_packets={packets} utilisation={utilisation:.5} drops={drops} \
+         events={} events_per_packet={:.3} wall_seconds={elapsed:.3} packets_per_wall_second={:.0} \
+         events_per_wall_second={:.0} pool_high_water={}",
         sim.events_processed(),
-        q.departed_packets as f64 / elapsed,
+        sim.events_processed() as f64 / packets as f64,
+        packets as f64 / elapsed,
         sim.events_processed() as f64 / elapsed,
         sim.packet_pool_high_water(),
     );

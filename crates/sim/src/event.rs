@@ -1,8 +1,13 @@
-//! The event queue: a binary min-heap ordered by (time, insertion sequence).
+//! The event queue: a binary min-heap ordered by (time, scheduling time, insertion
+//! sequence).
 //!
-//! Ties in time are broken by the order in which events were scheduled, which makes every
-//! run deterministic. Events are small plain values (24 bytes); the heap never shrinks, so
-//! after warm-up scheduling allocates nothing.
+//! Ties in time are broken by the simulated time at which events were scheduled, then by
+//! the order of scheduling, which makes every run deterministic. The scheduling time is
+//! normally the current time; a packet event that stands for something a queue decided
+//! ahead of time (docs/simulator.md, "One event per packet per hop") carries the time at
+//! which the departure or pipe event it replaces would have been scheduled, so that ties
+//! are broken as they were when every hop took two events. Events are small plain values
+//! (32 bytes); the heap never shrinks, so after warm-up scheduling allocates nothing.
 
 use crate::time::Time;
 
@@ -10,8 +15,10 @@ use crate::time::Time;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum EventKind {
-    /// A queue finished serialising its head packet.
-    QueueService,
+    /// A packet reaches the next element of its route; the target is the packet, not an
+    /// element. Used where no pipe FIFO can carry the packet: a queue followed directly
+    /// by a queue or an endpoint, and a pipe whose packets would leave out of order.
+    PacketArrival,
     /// The head packet of a pipe reached the pipe's far end.
     PipeArrival,
     /// A TCP sender's retransmission timer (may be stale: the sender checks its deadline).
@@ -31,6 +38,8 @@ pub enum EventKind {
 #[derive(Clone, Copy, Debug)]
 pub struct Event {
     pub time: Time,
+    /// When the event was scheduled (or would have been, see the module comment).
+    pub sched: Time,
     seq: u64,
     pub target: u32,
     pub kind: EventKind,
@@ -39,16 +48,16 @@ pub struct Event {
 impl Event {
     #[inline(always)]
     fn before(&self, other: &Event) -> bool {
-        (self.time, self.seq) < (other.time, other.seq)
+        (self.time, self.sched, self.seq) < (other.time, other.sched, other.seq)
     }
 }
 
 impl EventKind {
-    /// Packet events (service completions, pipe arrivals) happen once per packet and hop;
+    /// Packet events (pipe arrivals, packet arrivals) happen once per packet and hop;
     /// timers are re-armed lazily and mostly sit waiting.
     #[inline(always)]
     fn is_packet_event(self) -> bool {
-        matches!(self, EventKind::QueueService | EventKind::PipeArrival)
+        matches!(self, EventKind::PacketArrival | EventKind::PipeArrival)
     }
 }
 
@@ -127,6 +136,8 @@ pub struct EventQueue {
     timers: Heap,
     next_seq: u64,
     processed: u64,
+    /// The current simulated time: that of the last event popped, or later (`advance`).
+    clock: Time,
 }
 
 impl Default for EventQueue {
@@ -137,7 +148,7 @@ impl Default for EventQueue {
 
 impl EventQueue {
     pub fn new() -> Self {
-        EventQueue { packets: Heap::new(), timers: Heap::new(), next_seq: 0, processed: 0 }
+        EventQueue { packets: Heap::new(), timers: Heap::new(), next_seq: 0, processed: 0, clock: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -153,9 +164,21 @@ impl EventQueue {
         self.processed
     }
 
+    /// Moves the clock forward to `now` (the simulation ran to a time without events).
+    pub fn advance(&mut self, now: Time) {
+        self.clock = self.clock.max(now);
+    }
+
+    /// Schedules an event at `time`, scheduled now.
     #[inline]
     pub fn schedule(&mut self, time: Time, target: u32, kind: EventKind) {
-        let ev = Event { time, seq: self.next_seq, target, kind };
+        self.schedule_as_of(time, self.clock, target, kind);
+    }
+
+    /// Schedules an event at `time` that counts as scheduled at `sched` (>= now).
+    #[inline]
+    pub fn schedule_as_of(&mut self, time: Time, sched: Time, target: u32, kind: EventKind) {
+        let ev = Event { time, sched, seq: self.next_seq, target, kind };
         self.next_seq += 1;
         if kind.is_packet_event() {
             self.packets.push(ev);
@@ -186,7 +209,9 @@ impl EventQueue {
             return None;
         }
         self.processed += 1;
-        Some(heap.pop())
+        let ev = heap.pop();
+        self.clock = ev.time;
+        Some(ev)
     }
 }
 
@@ -209,6 +234,16 @@ mod tests {
         let mut expected: Vec<(u64, u32)> = times.iter().enumerate().map(|(i, &t)| (t, i as u32)).collect();
         expected.sort(); // stable key: (time, insertion index)
         assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn ties_in_time_go_to_the_earlier_scheduled_event() {
+        let mut q = EventQueue::new();
+        q.schedule_as_of(100, 60, 1, EventKind::PacketArrival);
+        q.schedule_as_of(100, 40, 2, EventKind::PipeArrival);
+        q.schedule(100, 3, EventKind::TcpRto);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(u64::MAX)).map(|e| e.target).collect();
+        assert_eq!(order, vec![3, 2, 1]);
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! Propagation delay. A pipe keeps its in-flight packets in a FIFO (all take the same
-//! delay, so they leave in arrival order) and keeps only one event scheduled: the head's.
+//! Propagation delay. A pipe keeps its in-flight packets in a FIFO with their due times and
+//! keeps only one event scheduled: the head's. Packets are put in at the time they will
+//! *enter* the pipe if that is known (a queue knows when it will finish serialising a
+//! packet), so a queue and its pipe cost one event per packet together.
 
 use std::collections::VecDeque;
 
@@ -9,8 +11,18 @@ use crate::time::Time;
 
 pub struct Pipe {
     delay: Time,
-    /// (due time, packet, element the packet visits next).
-    in_flight: VecDeque<(Time, PacketId, u32)>,
+    /// In flight, due times non-decreasing.
+    in_flight: VecDeque<InFlight>,
+}
+
+#[derive(Clone, Copy)]
+struct InFlight {
+    due: Time,
+    /// When the packet entered the pipe.
+    entered: Time,
+    id: PacketId,
+    /// The element the packet visits next.
+    next: u32,
 }
 
 impl Pipe {
@@ -18,25 +30,40 @@ impl Pipe {
         Pipe { delay, in_flight: VecDeque::with_capacity(64) }
     }
 
+    pub fn delay(&self) -> Time {
+        self.delay
+    }
+
+    /// Takes in a packet that enters the pipe at `enter` (now or later) and reaches the far
+    /// end at `enter + delay`. Returns false, taking nothing, if that is before the last
+    /// packet in flight reaches it (a pipe fed by several queues): the caller then
+    /// schedules the packet's arrival on its own.
+    ///
+    /// The head's event counts as scheduled when the packet entered the pipe or when the
+    /// packet before it left, whichever was later: when a pipe event was scheduled before
+    /// queues knew departures in advance (event.rs).
     #[inline]
-    pub fn arrive(&mut self, id: PacketId, next_element: u32, now: Time, me: u32, events: &mut EventQueue) {
-        let due = now + self.delay;
-        if self.in_flight.is_empty() {
-            events.schedule(due, me, EventKind::PipeArrival);
+    pub fn admit(&mut self, id: PacketId, next_element: u32, enter: Time, me: u32, events: &mut EventQueue) -> bool {
+        let due = enter + self.delay;
+        match self.in_flight.back() {
+            Some(last) if last.due > due => return false,
+            Some(_) => {}
+            None => events.schedule_as_of(due, enter, me, EventKind::PipeArrival),
         }
-        self.in_flight.push_back((due, id, next_element));
+        self.in_flight.push_back(InFlight { due, entered: enter, id, next: next_element });
+        true
     }
 
     /// The head reached the far end: returns it and schedules the next head, whose packet
     /// and next element are returned too (the caller prefetches them: after a propagation
     /// delay they are no longer in cache).
     #[inline]
-    pub fn deliver_head(&mut self, me: u32, events: &mut EventQueue) -> (PacketId, Option<(PacketId, u32)>) {
-        let (_, id, _) = self.in_flight.pop_front().expect("pipe event with nothing in flight");
-        let next = self.in_flight.front().map(|&(due, next_id, next_el)| {
-            events.schedule(due, me, EventKind::PipeArrival);
-            (next_id, next_el)
+    pub fn deliver_head(&mut self, now: Time, me: u32, events: &mut EventQueue) -> (PacketId, Option<(PacketId, u32)>) {
+        let head = self.in_flight.pop_front().expect("pipe event with nothing in flight");
+        let next = self.in_flight.front().map(|n| {
+            events.schedule_as_of(n.due, n.entered.max(now), me, EventKind::PipeArrival);
+            (n.id, n.next)
         });
-        (id, next)
+        (head.id, next)
     }
 }

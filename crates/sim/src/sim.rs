@@ -54,6 +54,9 @@ pub struct Simulation {
     pub(crate) pool: PacketPool,
     routes: RouteTable,
     pub(crate) outbox: Vec<PacketId>,
+    /// When the event being handled was scheduled: a queue decides with it whether a
+    /// departure at the same instant came before (event.rs).
+    cause: Time,
     /// One congestion controller per connection (a TCP flow is a one-subflow connection).
     pub(crate) controllers: Vec<Controller>,
     pub(crate) mptcp: MptcpLayer,
@@ -81,6 +84,7 @@ impl Simulation {
             pool: PacketPool::new(),
             routes: RouteTable::new(),
             outbox: Vec::with_capacity(64),
+            cause: 0,
             controllers: Vec::new(),
             mptcp: MptcpLayer::default(),
             controller_of: Vec::new(),
@@ -246,6 +250,7 @@ impl Simulation {
         let mut next_progress = (self.now / PS_PER_SEC + 1) * PS_PER_SEC;
         while let Some(ev) = self.events.pop_until(end) {
             self.now = ev.time;
+            self.cause = ev.sched;
             if self.now >= next_progress {
                 progress(self.now);
                 next_progress = (self.now / PS_PER_SEC + 1) * PS_PER_SEC;
@@ -254,11 +259,17 @@ impl Simulation {
             self.drain_outbox();
         }
         self.now = self.now.max(end);
+        self.events.advance(self.now);
+        self.cause = self.now;
         progress(self.now);
     }
 
     #[inline]
     fn dispatch(&mut self, ev: Event) {
+        if ev.kind == EventKind::PacketArrival {
+            self.forward(ev.target);
+            return;
+        }
         if ev.target == SIM_TARGET {
             self.sample_probes();
             return;
@@ -268,12 +279,8 @@ impl Simulation {
         let mut subflow_event = false;
         let mut ctx = Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
         match (&mut self.elements[me as usize], ev.kind) {
-            (Element::Queue(q), EventKind::QueueService) => {
-                let id = q.complete_service(ctx.now, me, ctx.events, ctx.pool);
-                self.forward(id);
-            }
             (Element::Pipe(p), EventKind::PipeArrival) => {
-                let (id, next) = p.deliver_head(me, ctx.events);
+                let (id, next) = p.deliver_head(ctx.now, me, ctx.events);
                 if let Some((next_id, next_el)) = next {
                     // The next head arrives at least one serialisation time from now: load
                     // what it will touch (packet, endpoint state, controller) meanwhile.
@@ -322,6 +329,7 @@ impl Simulation {
     fn forward(&mut self, id: PacketId) {
         let mut subflow_data = None;
         let mut subflow_ack = None;
+        let mut departure = None;
         {
             let p = self.pool.get_mut(id);
             let el = self.routes.hop(p.route, p.hop);
@@ -333,13 +341,16 @@ impl Simulation {
             let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
             match &mut self.elements[el as usize] {
                 Element::Queue(q) => {
-                    if !q.arrive(id, size, ctx.now, el, ctx.events) {
+                    departure = q.arrive(size, ctx.now, self.cause);
+                    if departure.is_none() {
                         ctx.pool.free(id);
                     }
                 }
                 Element::Pipe(pipe) => {
                     let next_el = self.routes.hop(ctx.pool.get(id).route, ctx.pool.get(id).hop);
-                    pipe.arrive(id, next_el, ctx.now, el, ctx.events)
+                    if !pipe.admit(id, next_el, ctx.now, el, ctx.events) {
+                        ctx.events.schedule_as_of(ctx.now + pipe.delay(), ctx.now, id, EventKind::PacketArrival);
+                    }
                 }
                 Element::Loss(l) => {
                     if l.pass() {
@@ -373,11 +384,55 @@ impl Simulation {
                 Element::UdpSource(_) => unreachable!("routes never lead into a source"),
             }
         }
+        if let Some((start, end)) = departure {
+            self.after_queue(id, end, start);
+        }
         if let Some(p) = subflow_data {
             self.mptcp_after_data(p, id);
         }
         if let Some((el, mark)) = subflow_ack {
             self.mptcp_after_sender(el, mark);
+        }
+    }
+
+    /// A queue accepted packet `id`, which finishes serialising at `departure`: hands it on
+    /// without an event of its own. Loss elements right after the queue are instantaneous
+    /// and decide now (their draws come in the queue's FIFO order, the order in which they
+    /// would see the packets at departure); a pipe takes the packet into its FIFO, due at
+    /// `departure` + its delay; any other element gets the packet by a `PacketArrival`
+    /// event at `departure` (docs/simulator.md, "One event per packet per hop").
+    ///
+    /// The event counts as scheduled when the one it replaces would have been: a pipe's
+    /// as the pipe decides (`Pipe::admit`); a departure's when the packet's service began.
+    #[inline(always)]
+    fn after_queue(&mut self, id: PacketId, departure: Time, service_start: Time) {
+        let p = self.pool.get(id);
+        let route = p.route;
+        let mut hop = p.hop;
+        loop {
+            let el = self.routes.hop(route, hop);
+            let survives = match &mut self.elements[el as usize] {
+                Element::Pipe(pipe) => {
+                    let next_el = self.routes.hop(route, hop + 1);
+                    self.pool.get_mut(id).hop = hop + 1;
+                    if !pipe.admit(id, next_el, departure, el, &mut self.events) {
+                        self.events.schedule_as_of(departure + pipe.delay(), departure, id, EventKind::PacketArrival);
+                    }
+                    return;
+                }
+                Element::Loss(l) => l.pass(),
+                Element::ScriptedLoss(l) => l.pass(self.pool.get(id)),
+                _ => {
+                    self.pool.get_mut(id).hop = hop;
+                    self.events.schedule_as_of(departure, service_start, id, EventKind::PacketArrival);
+                    return;
+                }
+            };
+            if !survives {
+                self.pool.free(id);
+                return;
+            }
+            hop += 1;
         }
     }
 
@@ -486,7 +541,7 @@ impl Simulation {
 
     /// Statistics of queue `q` over the measurement window. Panics if `q` is not a queue.
     pub fn queue_stats(&self, q: ElementId) -> QueueStats {
-        let c = self.queue(q.0).counters_at(self.now);
+        let c = self.queue(q.0).counters_at(self.now, Time::MAX);
         let (t0, base) = match &self.mark {
             Some(m) => {
                 let idx = self.queues.iter().position(|&x| x == q.0).expect("queue");
@@ -516,7 +571,7 @@ impl Simulation {
     /// Starts the measurement window now: `flow_stats` and `queue_stats` count from here.
     pub fn mark_warmup_end(&mut self) {
         let flows = (0..self.flows.len()).map(|f| self.flow_snapshot(f)).collect();
-        let queues = self.queues.iter().map(|&q| self.queue(q).counters_at(self.now)).collect();
+        let queues = self.queues.iter().map(|&q| self.queue(q).counters_at(self.now, Time::MAX)).collect();
         self.mark = Some(Mark { time: self.now, flows, queues });
         self.mptcp.mark();
     }
@@ -581,7 +636,9 @@ impl Simulation {
                 Element::Queue(x) => x,
                 _ => unreachable!(),
             };
-            let c = queue.counters_at(now);
+            // A departure at exactly this instant counts if it would have come before the
+            // probe (event.rs); otherwise in the next interval.
+            let c = queue.counters_at(now, self.cause);
             let prev = self.probe_prev_queues[i];
             self.probe_prev_queues[i] = c;
             if self.series.queues.len() <= i {
@@ -599,7 +656,7 @@ impl Simulation {
             let w = every as f64;
             qs.mean_packets.push((c.area_packets - prev.area_packets) as f64 / w);
             qs.mean_bytes.push((c.area_bytes - prev.area_bytes) as f64 / w);
-            qs.packets.push(queue.len_packets() as u64);
+            qs.packets.push(queue.len_packets_at(now, self.cause) as u64);
             qs.drops.push(c.drops - prev.drops);
             qs.arrivals.push(c.arrivals - prev.arrivals);
             qs.utilisation.push((c.busy_time - prev.busy_time) as f64 / w);

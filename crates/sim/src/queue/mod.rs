@@ -1,6 +1,7 @@
-//! Output queues: a FIFO that serialises packets at the link rate and schedules its own
-//! service completion (one event per departing packet). The packet in service counts
-//! against the buffer.
+//! Output queues: a FIFO that serialises packets at the link rate. Served at a fixed rate,
+//! it knows each packet's departure time when the packet arrives, so it schedules no event
+//! of its own: the simulation hands the packet on with that time (docs/simulator.md, "One
+//! event per packet per hop"). The packet in service counts against the buffer.
 
 mod random_tail;
 mod red;
@@ -10,8 +11,6 @@ pub use red::{Red, RedParams};
 
 use std::collections::VecDeque;
 
-use crate::event::{EventKind, EventQueue};
-use crate::packet::PacketId;
 use crate::rng::Rng;
 use crate::time::{transmission_time, Time};
 
@@ -86,9 +85,14 @@ pub struct Queue {
     rate_bps: u64,
     buffer: Buffer,
     policy: Policy,
-    /// Packets and their sizes (kept here so the queue need not touch the packets).
-    fifo: VecDeque<(PacketId, u32)>,
+    /// Departure time and size of every accepted packet that has not left yet (the one in
+    /// service first), in order. A FIFO served at a fixed rate knows each packet's departure
+    /// when it arrives, so the queue schedules no event: occupancy at any instant is the
+    /// number of entries departing after it.
+    pending: VecDeque<(Time, u32)>,
     bytes: u64,
+    /// When the last accepted packet leaves (the link is busy until then).
+    busy_until: Time,
     /// Serialisation time for the last size seen (most packets have one of two sizes).
     cached_size: u32,
     cached_time: Time,
@@ -112,8 +116,9 @@ impl Queue {
             rate_bps: cfg.rate_bps,
             buffer: cfg.buffer,
             policy,
-            fifo: VecDeque::with_capacity(cap),
+            pending: VecDeque::with_capacity(cap),
             bytes: 0,
+            busy_until: 0,
             cached_size: 0,
             cached_time: 0,
             counters: QueueCounters::default(),
@@ -124,12 +129,20 @@ impl Queue {
         self.rate_bps
     }
 
-    pub fn len_packets(&self) -> usize {
-        self.fifo.len()
+    /// Packets in the queue (including the one in service) as seen at `now` by an event
+    /// scheduled at `sched` (see `departed`).
+    pub fn len_packets_at(&self, now: Time, sched: Time) -> usize {
+        let gone = self.pending.iter().take_while(|&&(d, size)| self.departed(d, size, now, sched)).count();
+        self.pending.len() - gone
     }
 
-    pub fn len_bytes(&self) -> u64 {
-        self.bytes
+    /// Has the packet of `size` bytes departing at `d` left, as seen at `now` by an event
+    /// scheduled at `sched`? At a tie (`d == now`) the departure counts as an event
+    /// scheduled when the packet's service began, and the earlier scheduled comes first
+    /// (event.rs); at equal scheduling times the other event comes first.
+    #[inline(always)]
+    fn departed(&self, d: Time, size: u32, now: Time, sched: Time) -> bool {
+        d < now || (d == now && d - transmission_time(size, self.rate_bps) < sched)
     }
 
     #[inline]
@@ -146,28 +159,73 @@ impl Queue {
     fn integrate(&mut self, now: Time) {
         let c = &mut self.counters;
         let dt = (now - c.last_change) as u128;
-        c.area_packets += dt * self.fifo.len() as u128;
+        c.area_packets += dt * self.pending.len() as u128;
         c.area_bytes += dt * self.bytes as u128;
         c.last_change = now;
     }
 
-    /// Counters with the occupancy integrals brought up to `now`.
-    pub fn counters_at(&self, now: Time) -> QueueCounters {
+    /// Removes the packets that have left as seen at `now` by an event scheduled at
+    /// `sched` (`departed`), with the counters and integrals each departure would have
+    /// updated at its own time.
+    #[inline]
+    fn retire(&mut self, now: Time, sched: Time) {
+        while let Some(&(d, size)) = self.pending.front() {
+            if d > now || (d == now && d - self.service_time(size) >= sched) {
+                break;
+            }
+            self.integrate(d);
+            self.pending.pop_front();
+            self.bytes -= size as u64;
+            let st = self.service_time(size);
+            let c = &mut self.counters;
+            c.departures += 1;
+            c.departure_bytes += size as u64;
+            c.busy_time += st;
+            if self.pending.is_empty() {
+                if let Policy::Red(red, _) = &mut self.policy {
+                    red.on_queue_empty(d);
+                }
+            }
+        }
+    }
+
+    /// Counters at `now` as seen by an event scheduled at `sched` (`departed`), with the
+    /// occupancy integrals brought up to `now`.
+    pub fn counters_at(&self, now: Time, sched: Time) -> QueueCounters {
         let mut c = self.counters;
+        let mut len = self.pending.len() as u128;
+        let mut bytes = self.bytes as u128;
+        for &(d, size) in &self.pending {
+            if !self.departed(d, size, now, sched) {
+                break;
+            }
+            let d = d.max(c.last_change);
+            c.area_packets += (d - c.last_change) as u128 * len;
+            c.area_bytes += (d - c.last_change) as u128 * bytes;
+            c.last_change = d;
+            len -= 1;
+            bytes -= size as u128;
+            c.departures += 1;
+            c.departure_bytes += size as u64;
+            c.busy_time += transmission_time(size, self.rate_bps);
+        }
         let dt = (now.max(c.last_change) - c.last_change) as u128;
-        c.area_packets += dt * self.fifo.len() as u128;
-        c.area_bytes += dt * self.bytes as u128;
+        c.area_packets += dt * len;
+        c.area_bytes += dt * bytes;
         c.last_change = now.max(c.last_change);
         c
     }
 
-    /// Offers a packet; returns false if it was dropped (the caller frees it). Schedules
-    /// the service completion when the queue was idle.
+    /// Offers a packet of `size` bytes at `now`, brought by an event scheduled at `sched`.
+    /// Returns when its serialisation starts and ends (its departure), or None if it was
+    /// dropped (the caller frees it). Drop-tail, random tail drop and RED all decide at
+    /// arrival, on the occupancy left by the packets that have not departed (`departed`).
     #[inline]
-    pub fn arrive(&mut self, id: PacketId, size: u32, now: Time, me: u32, events: &mut EventQueue) -> bool {
+    pub fn arrive(&mut self, size: u32, now: Time, sched: Time) -> Option<(Time, Time)> {
+        self.retire(now, sched);
         self.counters.arrivals += 1;
         let (used, cap, byte_buffer) = match self.buffer {
-            Buffer::Packets(n) => (self.fifo.len() as u64, n as u64, false),
+            Buffer::Packets(n) => (self.pending.len() as u64, n as u64, false),
             Buffer::Bytes(b) => (self.bytes, b, true),
         };
         let incoming = if byte_buffer { size as u64 } else { 1 };
@@ -175,46 +233,22 @@ impl Queue {
         if !drop {
             drop = match &mut self.policy {
                 Policy::DropTail => false,
-                Policy::Red(red, rng) => red.should_drop(self.fifo.len() as u32, now, rng),
+                Policy::Red(red, rng) => red.should_drop(self.pending.len() as u32, now, rng),
                 Policy::RandomTail(p, rng) => p.in_drop_zone(used, cap, size as u64, byte_buffer) && rng.chance(p.prob),
             };
         }
         if drop {
             self.counters.drops += 1;
             self.counters.drop_bytes += size as u64;
-            return false;
+            return None;
         }
         self.integrate(now);
-        self.fifo.push_back((id, size));
+        let start = self.busy_until.max(now);
+        let departure = start + self.service_time(size);
+        self.busy_until = departure;
+        self.pending.push_back((departure, size));
         self.bytes += size as u64;
-        if self.fifo.len() == 1 {
-            let t = self.service_time(size);
-            events.schedule(now + t, me, EventKind::QueueService);
-        }
-        true
-    }
-
-    /// The head packet finished serialising: removes and returns it, and starts the next.
-    #[inline]
-    pub fn complete_service(&mut self, now: Time, me: u32, events: &mut EventQueue, pool: &crate::pool::PacketPool) -> PacketId {
-        self.integrate(now);
-        let (id, size) = self.fifo.pop_front().expect("service completion on an empty queue");
-        self.bytes -= size as u64;
-        let st = self.service_time(size);
-        let c = &mut self.counters;
-        c.departures += 1;
-        c.departure_bytes += size as u64;
-        c.busy_time += st;
-        if let Some(&(next_id, next)) = self.fifo.front() {
-            // The next packet leaves after its serialisation time; it may have waited long
-            // enough to leave the cache.
-            pool.prefetch(next_id);
-            let t = self.service_time(next);
-            events.schedule(now + t, me, EventKind::QueueService);
-        } else if let Policy::Red(red, _) = &mut self.policy {
-            red.on_queue_empty(now);
-        }
-        id
+        Some((start, departure))
     }
 }
 
@@ -222,32 +256,35 @@ impl Queue {
 mod tests {
     use super::*;
 
-    fn offer(q: &mut Queue, n: u32, size: u32, ev: &mut EventQueue) -> u32 {
-        (0..n).filter(|&i| q.arrive(i, size, 0, 0, ev)).count() as u32
+    fn offer(q: &mut Queue, n: u32, size: u32) -> u32 {
+        (0..n).filter(|_| q.arrive(size, 0, 0).is_some()).count() as u32
     }
 
     #[test]
     fn drop_tail_counts_the_packet_in_service() {
-        let mut ev = EventQueue::new();
         let mut q = Queue::new(&QueueConfig::drop_tail(1_000_000, Buffer::Packets(5)), Rng::for_stream(0, 0));
-        assert_eq!(offer(&mut q, 8, 1500, &mut ev), 5);
+        assert_eq!(offer(&mut q, 8, 1500), 5);
         assert_eq!(q.counters.drops, 3);
-        // One service event for the head only; 1500 B at 1 Mb/s = 12 ms.
-        assert_eq!(ev.len(), 1);
-        assert_eq!(ev.peek_time(), Some(crate::time::millis(12)));
+        // The head leaves after 1500 B at 1 Mb/s = 12 ms; then one place is free again.
+        let ms = crate::time::millis(1);
+        assert_eq!(q.len_packets_at(12 * ms, 0), 5);
+        assert_eq!(q.len_packets_at(12 * ms, u64::MAX), 4);
+        // At the instant of the departure, an arrival scheduled no later than the departure
+        // (whose service began at 0) comes first and finds the buffer full; one scheduled
+        // later finds the place free.
+        assert_eq!(q.arrive(1500, 12 * ms, 0), None);
+        assert_eq!(q.arrive(1500, 12 * ms, 1), Some((60 * ms, 72 * ms)));
     }
 
     #[test]
     fn byte_buffer_limits_bytes() {
-        let mut ev = EventQueue::new();
         let mut q = Queue::new(&QueueConfig::drop_tail(1_000_000, Buffer::Bytes(3000)), Rng::for_stream(0, 0));
-        assert_eq!(offer(&mut q, 4, 1000, &mut ev), 3);
-        assert_eq!(offer(&mut q, 2, 40, &mut ev), 0);
+        assert_eq!(offer(&mut q, 4, 1000), 3);
+        assert_eq!(offer(&mut q, 2, 40), 0);
     }
 
     #[test]
     fn random_tail_drops_about_prob_in_the_last_slots() {
-        let mut ev = EventQueue::new();
         let cfg = QueueConfig {
             rate_bps: 1_000_000,
             buffer: Buffer::Packets(10),
@@ -255,13 +292,14 @@ mod tests {
         };
         let mut q = Queue::new(&cfg, Rng::for_stream(3, 3));
         // Fill 7 slots: never dropped.
-        assert_eq!(offer(&mut q, 7, 100, &mut ev), 7);
+        assert_eq!(offer(&mut q, 7, 100), 7);
         // Now every arrival would take slot 8: accepted then removed, many times.
         let mut dropped = 0;
-        for i in 0..30_000 {
-            if q.arrive(i, 100, 0, 0, &mut ev) {
-                q.fifo.pop_back();
+        for _ in 0..30_000 {
+            if q.arrive(100, 0, 0).is_some() {
+                q.pending.pop_back();
                 q.bytes -= 100;
+                q.busy_until = q.pending.back().unwrap().0;
             } else {
                 dropped += 1;
             }
@@ -271,20 +309,38 @@ mod tests {
     }
 
     #[test]
-    fn service_drains_in_fifo_order_at_line_rate() {
-        let mut ev = EventQueue::new();
+    fn departures_follow_at_line_rate_in_fifo_order() {
         let mut q = Queue::new(&QueueConfig::drop_tail(8_000_000, Buffer::Packets(10)), Rng::for_stream(0, 0));
-        for i in 0..3 {
-            q.arrive(i, 1000, 0, 7, &mut ev);
-        }
-        let mut out = vec![];
-        while let Some(e) = ev.pop_until(u64::MAX) {
-            out.push((q.complete_service(e.time, 7, &mut ev, &crate::pool::PacketPool::new()), e.time));
-        }
         let ms = crate::time::millis(1);
-        assert_eq!(out, vec![(0, ms), (1, 2 * ms), (2, 3 * ms)]);
-        assert_eq!(q.counters_at(3 * ms).busy_time, 3 * ms);
+        let out: Vec<_> = (0..3).map(|_| q.arrive(1000, 0, 0).unwrap().1).collect();
+        assert_eq!(out, vec![ms, 2 * ms, 3 * ms]);
+        // An arrival after the queue drained starts service at once.
+        assert_eq!(q.arrive(1000, 5 * ms, 5 * ms), Some((5 * ms, 6 * ms)));
+        let c = q.counters_at(3 * ms, u64::MAX);
+        assert_eq!((c.departures, c.busy_time), (3, 3 * ms));
         // Occupancy 3, 2, 1 packets for 1 ms each: mean 2 over 3 ms.
-        assert_eq!(q.counters_at(3 * ms).area_packets, 6 * ms as u128);
+        assert_eq!(c.area_packets, 6 * ms as u128);
+        // At 6 ms exactly, a probe scheduled before the last service began (at 5 ms) sees the
+        // packet still there; the final tally does not.
+        assert_eq!(q.counters_at(6 * ms, 4 * ms).departures, 3);
+        assert_eq!(q.counters_at(6 * ms, u64::MAX).departures, 4);
+        assert_eq!(q.counters_at(6 * ms, u64::MAX).area_packets, 7 * ms as u128);
+    }
+
+    #[test]
+    fn retiring_at_an_arrival_matches_the_lazy_counters() {
+        let mut q = Queue::new(&QueueConfig::drop_tail(8_000_000, Buffer::Packets(10)), Rng::for_stream(0, 0));
+        let ms = crate::time::millis(1);
+        for t in [0, 0, ms / 2, 4 * ms, 4 * ms] {
+            q.arrive(1000, t, t);
+        }
+        let lazy = q.counters_at(7 * ms, 7 * ms);
+        q.arrive(1000, 7 * ms, 7 * ms);
+        let mut eager = q.counters;
+        eager.arrivals -= 1;
+        assert_eq!(eager.departures, lazy.departures);
+        assert_eq!(eager.busy_time, lazy.busy_time);
+        assert_eq!(eager.area_packets, lazy.area_packets);
+        assert_eq!(eager.area_bytes, lazy.area_bytes);
     }
 }

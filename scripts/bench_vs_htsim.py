@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""pathpool and htsim side by side on the speed benchmarks (BENCHMARKS.md).
+
+    python3 scripts/bench_vs_htsim.py --pathpool target/release/examples/bench \\
+        --htsim out/htsim/bench_htsim [--runs 5] [--only b1-10,s-1000]
+
+Both programs build the same topology in code (crates/sim/examples/bench.rs and
+scripts/htsim/bench_htsim.cpp; htsim is built by scripts/htsim/build.sh) and print the data
+packets that left the bottleneck queue(s). For each case the two are run in turn, one
+process at a time (one warm-up run each, then pathpool, htsim, pathpool, htsim, ...), so
+both see the machine in the same state. Metric: those packets per second of the whole
+process's wall time; the median of the runs of each, the ratio of the medians and the
+range of the pairwise ratios; beside them the ratio of the medians of packets per CPU
+(user + system) second, which time sharing with other jobs disturbs less. Peak RSS is each process's own (GNU time, /usr/bin/time). The load average is
+printed before and after each case: the machine counts as idle while it stays well under
+one (on 2 cores) apart from the benchmark itself.
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+CASES = [
+    # (name, scenario, flows, simulated seconds)
+    ("b1-10", "b1", 10, 600),
+    ("b1-100", "b1", 100, 600),
+    ("s-10", "s", 10, 600),
+    ("s-1000", "s", 1000, 600),
+    ("mp-shared", "mp", 10, 600),
+    ("mp-disjoint", "mpd", 10, 600),
+]
+
+DESCRIPTION = {
+    "b1-10": "B1, N=10",
+    "b1-100": "B1, N=100",
+    "s-10": "S, 1 Gb/s, N=10",
+    "s-1000": "S, 1 Gb/s, N=1000",
+    "mp-shared": "MP shared, 5 TCP + 5 LIA",
+    "mp-disjoint": "MP disjoint, 10 TCP + 10 LIA per path",
+}
+
+
+def run_once(argv):
+    """Runs argv; returns (wall seconds, CPU seconds, peak RSS in MiB, bottleneck packets,
+    events/packet).
+
+    Peak RSS comes from GNU time (a child forked from Python would report Python's own peak
+    as its maximum); its start-up counts in both programs' wall time alike."""
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M cpu=%U+%S"] + argv, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(argv)} exited with {proc.returncode}: {proc.stderr[-500:]}")
+    packets = re.search(r"bottleneck_packets=(\d+)", proc.stdout)
+    events = re.search(r"events_per_packet=([0-9.]+)", proc.stdout)
+    rss = re.search(r"maxrss_kb=(\d+) cpu=([0-9.]+)\+([0-9.]+)", proc.stderr)
+    if not packets or not rss:
+        sys.exit(f"{' '.join(argv)} printed no bottleneck_packets= (or no peak RSS): {proc.stdout!r}")
+    cpu = float(rss.group(2)) + float(rss.group(3))
+    return wall, cpu, int(rss.group(1)) / 1024, int(packets.group(1)), float(events.group(1)) if events else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pathpool", required=True, help="pathpool's benchmark binary (target/release/examples/bench)")
+    ap.add_argument("--htsim", required=True, help="the htsim driver built by scripts/htsim/build.sh")
+    ap.add_argument("--runs", type=int, default=5, help="counted runs of each program per case (default 5)")
+    ap.add_argument("--only", default="", help="comma-separated case names: " + ", ".join(c[0] for c in CASES))
+    ap.add_argument("--seconds", type=int, default=0, help="simulated seconds instead of each case's 600")
+    a = ap.parse_args()
+    if a.runs < 1:
+        sys.exit("--runs must be at least 1")
+    chosen = [c for c in CASES if not a.only or c[0] in a.only.split(",")]
+    if not chosen:
+        sys.exit(f"--only matched no case; cases: {', '.join(c[0] for c in CASES)}")
+
+    print(f"pathpool: {a.pathpool}\nhtsim:    {a.htsim}\n{a.runs} counted runs each, alternating, after one warm-up run each")
+    print("| scenario | packets (pathpool / htsim) | events per packet (pathpool / htsim) | pathpool pkt/s (median) | htsim pkt/s (median) | ratio of medians | pairwise ratios (min-max) | ratio per CPU second | peak RSS pathpool / htsim | load avg before -> after |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, kind, flows, seconds in chosen:
+        seconds = a.seconds or seconds
+        cmds = {
+            "pathpool": [a.pathpool, kind, str(flows), str(seconds)],
+            "htsim": [a.htsim, kind, str(flows), str(seconds)],
+        }
+        load_before = os.getloadavg()[0]
+        for argv in cmds.values():
+            run_once(argv)
+        rates = {"pathpool": [], "htsim": []}
+        cpu_rates = {"pathpool": [], "htsim": []}
+        last = {}
+        for _ in range(a.runs):
+            for who, argv in cmds.items():
+                wall, cpu, rss, packets, epp = run_once(argv)
+                rates[who].append(packets / wall)
+                cpu_rates[who].append(packets / max(cpu, 1e-3))
+                last[who] = (rss, packets, epp)
+        load_after = os.getloadavg()[0]
+        med = {who: statistics.median(r) for who, r in rates.items()}
+        cpu_med = {who: statistics.median(r) for who, r in cpu_rates.items()}
+        pairs = [p / h for p, h in zip(rates["pathpool"], rates["htsim"])]
+        (prss, ppk, pepp), (hrss, hpk, hepp) = last["pathpool"], last["htsim"]
+        print(
+            f"| {DESCRIPTION[name]}, {seconds} s | {ppk} / {hpk} ({100 * (ppk - hpk) / hpk:+.2f} %) | {pepp:.2f} / {hepp:.2f} "
+            f"| {med['pathpool'] / 1e6:.2f} M | {med['htsim'] / 1e6:.2f} M | **{med['pathpool'] / med['htsim']:.2f}** "
+            f"| {min(pairs):.2f}-{max(pairs):.2f} | {cpu_med['pathpool'] / cpu_med['htsim']:.2f} "
+            f"| {prss:.1f} / {hrss:.1f} MiB | {load_before:.2f} -> {load_after:.2f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
