@@ -298,8 +298,13 @@ fn sender_side_captures_give_round_trip_times() {
     assert!(c.rtt.len() > 2900 && c.rtt.iter().all(|r| (20_000_000..=28_000_000).contains(&r.2)));
 }
 
+/// Cases per property: `make fuzz` raises it with PATHPOOL_FUZZ_CASES.
+fn cases(default: u32) -> u32 {
+    std::env::var("PATHPOOL_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(cases(200)))]
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600), header in 0usize..3) {
