@@ -84,10 +84,12 @@ fn a_path_that_dies_mid_transfer_fails_over_to_the_other() {
     let f = &r.flows[0];
     assert_eq!(f.error, None);
     assert!(f.intact, "sent {} received {}", f.sent_bytes, f.received_bytes);
-    // After the kill, path 0 carried on: it moved data in the last second.
+    // After the kill, path 0 carried on: it moved data in the last second. How much depends
+    // on how far OLIA's window on it has regrown and on the machine's load (1.6-2 Mb/s seen on
+    // a 10 Mb/s link), so the bound only tells a live path (over 0.4 Mb/s) from a stalled one.
     let p0 = &f.path_bytes[0];
     let n = p0.len();
-    assert!(p0[n - 1] - p0[n - 100] > 200_000, "path 0 after the failure: {}", p0[n - 1] - p0[n - 100]);
+    assert!(p0[n - 1] - p0[n - 100] > 50_000, "path 0 after the failure: {}", p0[n - 1] - p0[n - 100]);
 }
 
 #[test]
