@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from kernel_doc import write_between
+from doc_table import write_between
 
 CASES = [
     ("shared", ["uncoupled", "lia", "olia", "mptcp-sbd"]),

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from kernel_doc import write_between
+from doc_table import write_between
 
 BEGIN = "<!-- kernel-soak:begin (written by scripts/kernel_soak.py) -->"
 END = "<!-- kernel-soak:end -->"

@@ -18,10 +18,12 @@ import statistics
 import subprocess
 import sys
 
+from doc_table import write_between
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "security.md")
-BEGIN = "<!-- table: python3 scripts/security_table.py -->\n"
-END = "<!-- end of table -->\n"
+BEGIN = "<!-- table: python3 scripts/security_table.py -->"
+END = "<!-- end of table -->"
 LIARS = ["honest", "separate", "random", "flapping"]
 
 
@@ -93,15 +95,7 @@ def main():
     if a.print:
         sys.stdout.write(table)
         return 0
-    with open(DOC) as f:
-        doc = f.read()
-    if BEGIN not in doc or END not in doc:
-        sys.exit(f"{DOC}: the table markers are missing")
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with open(DOC, "w") as f:
-        f.write(head + BEGIN + table + END + tail)
-    print(f"wrote the table into {DOC}")
+    write_between(DOC, BEGIN, END, table.rstrip("\n"))
     return 0
 
 

@@ -1,5 +1,6 @@
 """Writes a generated block into a document between its begin/end markers (the tables of
-docs/kernel.md written by kernel_measure.py and kernel_soak.py)."""
+docs/kernel.md written by kernel_measure.py and kernel_soak.py, docs/security.md's by
+security_table.py)."""
 import sys
 
 
