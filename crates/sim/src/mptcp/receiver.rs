@@ -26,10 +26,7 @@ pub(crate) struct SbdReceiver {
     groups: Vec<u8>,
     /// Round robin over subflows for the next MP_GROUP option.
     next_report: usize,
-    /// Sample thinning: slot length (0: off) and, per subflow, the first slot that may
-    /// still give a sample.
-    spacing: Time,
-    next_slot: Vec<u64>,
+    thinning: SampleThinning,
     report: ReceiverReport,
     pub observations: Vec<GroupingRecord>,
     pub decisions: Vec<GroupingRecord>,
@@ -49,8 +46,7 @@ impl SbdReceiver {
             restarts: 0,
             groups: vec![GROUP_NOT_CONGESTED; n],
             next_report: 0,
-            spacing: policy.sample_spacing,
-            next_slot: vec![0; n],
+            thinning: SampleThinning::new(n, policy.sample_spacing),
             report: policy.report,
             observations: Vec::new(),
             decisions: Vec::new(),
@@ -95,20 +91,8 @@ impl SbdReceiver {
         self.detector.on_owd_sample(sf, now_ns, owd_us as i64 * 1000);
     }
 
-    /// Sample thinning as the public code does it (`sysctl_mptcp_sbd_sample_spacing`): the
-    /// first sample of each slot counts. Without it a subflow's statistics weigh each period
-    /// by how much that subflow sent then, and coupled subflows of one bottleneck, whose
-    /// shares shift, describe different periods of the same queue (docs/mptcp.md).
     fn take_sample(&mut self, sf: usize, since_start: Time) -> bool {
-        if self.spacing == 0 {
-            return true;
-        }
-        let slot = since_start / self.spacing;
-        if slot < self.next_slot[sf] {
-            return false;
-        }
-        self.next_slot[sf] = slot + 1;
-        true
+        self.thinning.take(sf, since_start)
     }
 
     /// The MP_GROUP option for the next ACK: one subflow's group per option, round robin
@@ -120,6 +104,36 @@ impl SbdReceiver {
         let sf = self.next_report;
         self.next_report = (sf + 1) % self.groups.len();
         Some(SbdOption::Group(MpGroup { epoch: self.epoch, group: self.groups[sf], flow_id: sf as u16 }))
+    }
+}
+
+/// Sample thinning as the public code does it (`sysctl_mptcp_sbd_sample_spacing`): the
+/// first sample of each slot counts (slots counted from the connection start; 0 takes every
+/// sample). Without it a subflow's statistics weigh each period by how much that subflow sent
+/// then, and coupled subflows of one bottleneck, whose shares shift, describe different
+/// periods of the same queue (docs/mptcp.md).
+pub(crate) struct SampleThinning {
+    spacing: Time,
+    /// Per subflow, the first slot that may still give a sample.
+    next_slot: Vec<u64>,
+}
+
+impl SampleThinning {
+    pub fn new(n: usize, spacing: Time) -> Self {
+        SampleThinning { spacing, next_slot: vec![0; n] }
+    }
+
+    /// Does subflow `sf`'s sample at `since_start` count?
+    pub fn take(&mut self, sf: usize, since_start: Time) -> bool {
+        if self.spacing == 0 {
+            return true;
+        }
+        let slot = since_start / self.spacing;
+        if slot < self.next_slot[sf] {
+            return false;
+        }
+        self.next_slot[sf] = slot + 1;
+        true
     }
 }
 

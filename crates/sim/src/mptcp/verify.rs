@@ -14,6 +14,7 @@
 
 use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
 
+use super::receiver::SampleThinning;
 use crate::time::{to_nanos, Time};
 
 pub(crate) struct Verifier {
@@ -23,9 +24,8 @@ pub(crate) struct Verifier {
     /// before the first.
     groups: Option<Vec<u32>>,
     previous: Option<Vec<u32>>,
-    /// The first sample of each slot of this length counts, as at the receiver.
-    spacing: Time,
-    next_slot: Vec<u64>,
+    /// One sample per subflow per slot, as at the receiver.
+    thinning: SampleThinning,
 }
 
 impl Verifier {
@@ -36,8 +36,7 @@ impl Verifier {
             filter: DecisionFilter::new(FilterParams::default(), n),
             groups: None,
             previous: None,
-            spacing,
-            next_slot: vec![0; n],
+            thinning: SampleThinning::new(n, spacing),
         }
     }
 
@@ -45,9 +44,7 @@ impl Verifier {
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) -> bool {
         let now_ns = to_nanos(since_start);
         let decided = self.poll(now_ns);
-        let slot = if self.spacing == 0 { u64::MAX } else { since_start / self.spacing };
-        if self.spacing == 0 || slot >= self.next_slot[sf] {
-            self.next_slot[sf] = slot.saturating_add(1);
+        if self.thinning.take(sf, since_start) {
             self.detector.on_owd_sample(sf, now_ns, to_nanos(rtt) as i64);
         } else {
             self.detector.on_unsampled_packet(sf, now_ns);
