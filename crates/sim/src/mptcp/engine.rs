@@ -1,5 +1,6 @@
 //! MPTCP connections in the simulation: each connection's state (its subflows, data sender
-//! and receiver, detector) and what runs before a subflow's ACK. Building connections, the
+//! and receiver, detector) and what the subflow endpoints ask it while they act (data
+//! delivered, the ACK's option, the coupling before an ACK: `crate::tcp::FlowOwner`). Building connections, the
 //! hooks the event loop calls after a subflow endpoint acted, and the results are in
 //! `crate::sim::mptcp`.
 //!
@@ -14,8 +15,8 @@ use super::options::SbdOption;
 use super::receiver::{DataReceiver, SbdReceiver};
 use super::sender::DataSender;
 use crate::element::FlowId;
-use crate::packet::{Packet, FLAG_ECHO_VALID, FLAG_MP_GROUP};
-use crate::tcp::TcpSender;
+use crate::packet::{Packet, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
+use crate::tcp::{FlowOwner, TcpSender};
 use crate::time::Time;
 
 /// An MPTCP connection, numbered in creation order from 0.
@@ -63,11 +64,35 @@ impl MptcpLayer {
         let (c, k) = self.of_flow[flow as usize].expect("flow is an MPTCP subflow");
         (c as usize, k as usize)
     }
+}
+
+/// The connection is what its subflows' endpoints ask while they act (`crate::tcp::FlowOwner`).
+impl FlowOwner for MptcpLayer {
+    #[inline(never)]
+    fn on_data(&mut self, p: &Packet, now: Time) {
+        let (c, k) = self.locate(p.flow);
+        let conn = &mut self.conns[c];
+        if let Some(dsn) = conn.data.maps[k].get(p.seq) {
+            conn.rx.on_segment(dsn, p.size_bytes);
+        }
+        let Some(sbd) = &mut conn.sbd else { return };
+        if p.flags & FLAG_MP_TIMESTAMP != 0 {
+            if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
+                sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn ack_option(&mut self, flow: u32) -> Option<[u8; 4]> {
+        let (c, _) = self.locate(flow);
+        Some(self.conns[c].sbd.as_mut()?.next_group_option()?.packet_bytes())
+    }
 
     /// Before subflow sender `s` handles ACK `p`: decisions and RTT samples for the
     /// coupling, and the coupling set this ACK's increase runs over.
     #[inline(never)]
-    pub(crate) fn before_ack(&mut self, s: &mut TcpSender, ctl: &mut Controller, p: &Packet, now: Time) {
+    fn before_ack(&mut self, s: &mut TcpSender, ctl: &mut Controller, p: &Packet, now: Time) {
         let (c, k) = self.locate(p.flow);
         let conn = &mut self.conns[c];
         if p.flags & FLAG_MP_GROUP != 0 {

@@ -12,7 +12,7 @@ use crate::mptcp::engine::{Connection, MptcpId, MptcpStats};
 use crate::mptcp::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
 use crate::mptcp::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
 use crate::mptcp::sender::{Coupler, DataSender};
-use crate::packet::{Packet, PacketId, PacketKind, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
+use crate::packet::{PacketKind, FLAG_MP_TIMESTAMP};
 
 impl Simulation {
     /// An MPTCP connection from one sender host to one receiver host over `cfg.subflows`.
@@ -115,30 +115,6 @@ impl Simulation {
     }
 
     // ---- hooks ------------------------------------------------------------------------------
-
-    /// After subflow receiver handled data segment `p` (now turned into ACK `id`, or freed).
-    #[inline(never)]
-    pub(crate) fn mptcp_after_data(&mut self, p: Packet, id: PacketId) {
-        let (c, k) = self.mptcp.locate(p.flow);
-        let now = self.now();
-        let conn = &mut self.mptcp.conns[c];
-        if let Some(dsn) = conn.data.maps[k].get(p.seq) {
-            conn.rx.on_segment(dsn, p.size_bytes);
-        }
-        let Some(sbd) = &mut conn.sbd else { return };
-        if p.flags & FLAG_MP_TIMESTAMP != 0 {
-            if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
-                sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
-            }
-        }
-        if self.outbox.last() == Some(&id) && self.pool.get(id).kind == PacketKind::TcpAck {
-            if let Some(opt) = sbd.next_group_option() {
-                let ack = self.pool.get_mut(id);
-                ack.flags |= FLAG_MP_GROUP;
-                ack.mp_option = opt.packet_bytes();
-            }
-        }
-    }
 
     /// After subflow sender `el` handled an ACK or an event: options on what it sent, the
     /// DSN mapping trimmed, and the scheduler run.

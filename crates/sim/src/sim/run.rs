@@ -92,7 +92,6 @@ impl Simulation {
     /// endpoint or a queue, and so on).
     #[inline(always)]
     fn forward(&mut self, id: PacketId) {
-        let mut subflow_data = None;
         let mut subflow_ack = None;
         let mut departure = None;
         {
@@ -131,19 +130,13 @@ impl Simulation {
                         ctx.pool.free(id);
                     }
                 }
-                Element::TcpReceiver(r) => {
-                    if r.subflow {
-                        subflow_data = Some(*ctx.pool.get(id));
-                    }
-                    r.on_data(id, &mut ctx)
-                }
+                Element::TcpReceiver(r) => r.on_data(id, &mut ctx, &mut self.mptcp),
                 Element::TcpSender(s) => {
                     let ctl = &mut self.controllers[s.conn as usize];
                     if s.is_subflow() {
-                        self.mptcp.before_ack(s, ctl, ctx.pool.get(id), ctx.now);
                         subflow_ack = Some((el, ctx.outbox.len()));
                     }
-                    s.on_ack(id, &mut ctx, ctl);
+                    s.on_ack(id, &mut ctx, ctl, &mut self.mptcp);
                 }
                 Element::UdpSink(k) => k.on_packet(id, &mut ctx),
                 Element::UdpSource(_) => unreachable!("routes never lead into a source"),
@@ -151,9 +144,6 @@ impl Simulation {
         }
         if let Some((start, end)) = departure {
             self.after_queue(id, end, start);
-        }
-        if let Some(p) = subflow_data {
-            self.mptcp_after_data(p, id);
         }
         if let Some((el, mark)) = subflow_ack {
             self.mptcp_after_sender(el, mark);
