@@ -52,6 +52,16 @@ test: deps
 	$(CARGO) test --profile fast-test --locked --workspace $(KERNEL_FEATURES)
 	$(MAKE) python-test
 
+# ---- golden results (crates/cli/tests/golden.rs) ----
+# `make test` checks that every paper scenario file, every example and the RED validation
+# scenario (seed 1, 30 s; the S0 files also under each multipath scheme) give the SHA-256
+# digests of crates/cli/tests/golden/results.sha256. A change meant to change results
+# rewrites them with `make golden` and commits the file (its diff names the runs that moved).
+.PHONY: golden
+golden: deps
+	PATHPOOL_GOLDEN=write $(CARGO) test --profile fast-test --locked -p pathpool --test golden
+# ---- end golden ----
+
 # The Python package (docs/python.md): installs it into a throwaway virtual environment under
 # $(OUT)/pyvenv (made again only when pyproject.toml changes) and runs python/tests.
 python-test: deps

@@ -1,9 +1,9 @@
-//! The SBD daemon's grouping on RTT samples with a known answer (pathpool-sbd's tracegen: one
+//! The SBD daemon's grouping on RTT samples with a known answer (pathpool-trace's generator: one
 //! shared bottleneck, or one per flow), fed as the BPF ring buffer delivers them: per
 //! connection token and subflow id, two connections interleaved.
 
 use pathpool_kernel::grouping::{ConnGroups, GroupDecision};
-use pathpool_sbd::tracegen::{generate, TraceConfig};
+use pathpool_trace::gen::{generate, TraceConfig};
 
 /// Share of a connection's decisions that equal the expected grouping (after the first 20 s).
 fn accuracy(decisions: &[GroupDecision], token: u32, shared: bool) -> (f64, usize) {

@@ -13,7 +13,7 @@ pub mod options;
 pub mod packet;
 pub mod plan;
 pub mod sampler;
-mod sha256;
+pub mod sha256;
 pub mod survey;
 
 pub use error::CaptureError;

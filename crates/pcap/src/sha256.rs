@@ -1,4 +1,5 @@
-//! SHA-256 (FIPS 180-4), for MPTCP's key-to-token hash only: short inputs, no streaming.
+//! SHA-256 (FIPS 180-4): MPTCP's key-to-token hash, and the digests of the golden results
+//! test (crates/cli/tests/golden.rs). Whole inputs in memory, no streaming.
 
 const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,

@@ -1,6 +1,6 @@
 //! SBD for QUIC: RTT samples reaching the controllers through noq's callbacks feed the
 //! detector, and its decisions change the coupling while the connection runs. The samples
-//! are pathpool-sbd's synthetic traces with a known answer (docs/tracegen.md): two paths
+//! are pathpool-trace's synthetic traces with a known answer (docs/tracegen.md): two paths
 //! behind one bottleneck, or behind one each.
 
 use std::sync::Arc;
@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use noq::congestion::ControllerFactory;
 use pathpool_quic::{CoupledFactory, PathCc, QuicCc};
-use pathpool_sbd::tracegen::{generate, TraceConfig};
+use pathpool_trace::gen::{generate, TraceConfig};
 
 /// Replays the trace's RTT samples as acknowledged packets (one ACK frame each) of two paths
 /// of one `olia-sbd` connection; returns the factory and the (still open) paths.

@@ -56,7 +56,8 @@
 //! only the newest observation is kept ([`Rfc8382Detector::observations_skipped`] counts the
 //! others); the statistics are unaffected.
 //!
-//! [`tracegen`] builds synthetic traces with a known answer (see docs/tracegen.md).
+//! Trace rows, their CSV files, the events replayed from them and the synthetic trace
+//! generator live in `pathpool-trace`, which depends on this crate (not the reverse).
 //! Deviations from the sources and ambiguity resolutions are listed in docs/sbd.md.
 
 pub mod change;
@@ -68,7 +69,6 @@ mod observation;
 mod params;
 pub mod replay;
 mod rfc8382;
-pub mod tracegen;
 mod trend;
 mod union_find;
 mod weighted;

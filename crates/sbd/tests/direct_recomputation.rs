@@ -4,8 +4,9 @@
 //! rings and running sums. Catches drift in the O(1) updates (window sums, crossing ring,
 //! mean_delay over M) that hand-sized unit tests may not reach.
 
-use pathpool_sbd::replay::{owd_events, Event};
-use pathpool_sbd::tracegen::{generate, TraceConfig};
+use pathpool_sbd::replay::Event;
+use pathpool_trace::events::owd_events;
+use pathpool_trace::gen::{generate, TraceConfig};
 use pathpool_sbd::{LossSplit, Rfc8382Detector, SbdParams};
 
 /// What one flow did in one base interval.

@@ -6,8 +6,9 @@
 //! explains. `#[ignore]`d (run by `make validate`):
 //! `cargo test --release -p pathpool-sbd --test separate_bottlenecks -- --ignored --nocapture`.
 
-use pathpool_sbd::replay::{accuracy, owd_events, run_rfc8382, Event};
-use pathpool_sbd::tracegen::{generate, Trace, TraceConfig};
+use pathpool_sbd::replay::{accuracy, run_rfc8382, Event};
+use pathpool_trace::events::owd_events;
+use pathpool_trace::gen::{generate, Trace, TraceConfig};
 use pathpool_sbd::{FilterParams, FlowStats, Observation, Rfc8382Detector, SbdParams};
 
 /// Observations before N·T = 17.5 s are not judged (as in tests/validation.rs).

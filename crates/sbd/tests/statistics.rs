@@ -1,6 +1,6 @@
 //! RFC 8382 statistics on tiny traces, computed by hand (RFC 8382 §3.2; docs/sbd.md "Statistics").
 
-use pathpool_sbd::tracegen::{generate, TraceConfig};
+use pathpool_trace::gen::{generate, TraceConfig};
 use pathpool_sbd::{Rfc8382Detector, SbdParams};
 
 const S: u64 = 1_000_000_000;
@@ -111,7 +111,7 @@ fn standing_queue_is_negatively_skewed_and_an_idle_path_positively() {
 fn skew_removal_recovers_the_clock_drift_of_a_generated_trace() {
     let cfg = TraceConfig { flows: 1, duration_s: 60.0, clock_skew_ppm: -1000.0, seed: 5, ..TraceConfig::default() };
     let trace = generate(&cfg);
-    let (events, _) = pathpool_sbd::replay::owd_events(&trace.owd, 1);
+    let (events, _) = pathpool_trace::events::owd_events(&trace.owd, 1);
     let params = SbdParams { skew_removal: true, ..SbdParams::mptcp_sbd() };
     let mut det = Rfc8382Detector::new(params, 1);
     for e in &events {

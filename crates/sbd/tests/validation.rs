@@ -3,8 +3,9 @@
 //! `cargo test --release -p pathpool-sbd --test validation -- --ignored --nocapture`.
 //! The default suite runs two short cases.
 
-use pathpool_sbd::replay::{accuracy, owd_events, rtt_events, run_rfc8382, run_trend};
-use pathpool_sbd::tracegen::{generate, Trace, TraceConfig};
+use pathpool_sbd::replay::{accuracy, run_rfc8382, run_trend};
+use pathpool_trace::events::{owd_events, rtt_events};
+use pathpool_trace::gen::{generate, Trace, TraceConfig};
 use pathpool_sbd::{FilterParams, MergeRule, SbdParams, TrendParams};
 
 /// Decisions before N·T = 17.5 s (statistics over a full buffer) are not judged.

@@ -1,10 +1,10 @@
-//! Per-packet delay logs of the flows with `log_delays = true`, in the CSV forms
-//! `pathpool detect` reads: owd.csv (`flow,send_time_us,recv_time_us,lost`) and rtt.csv
-//! (`flow,ack_time_us,rtt_us`). A retransmitted segment stands for one loss: its row is
-//! followed by a `lost` row at its send time (the receiver cannot know when the original
-//! was dropped, and RFC 8382 only counts losses per interval).
+//! Per-packet delay logs of the flows with `log_delays = true` as trace rows, written in the
+//! CSV forms `pathpool detect` reads (`pathpool_trace::csv`): owd.csv and rtt.csv. A
+//! retransmitted segment stands for one loss: its row is followed by a `lost` row at its send
+//! time (the receiver cannot know when the original was dropped, and RFC 8382 only counts
+//! losses per interval).
 
-use pathpool_sbd::tracegen::{OwdRow, RttRow};
+use pathpool_trace::{OwdRow, RttRow};
 use pathpool_sim as sim;
 use std::io;
 use std::path::Path;
@@ -47,17 +47,7 @@ pub fn rtt_rows(traces: &[DelayTrace]) -> Vec<RttRow> {
 
 /// Writes owd.csv and rtt.csv into `dir`.
 pub fn write(dir: &Path, traces: &[DelayTrace]) -> io::Result<()> {
-    let mut w = csv::Writer::from_path(dir.join(FILES[0])).map_err(io::Error::other)?;
-    w.write_record(["flow", "send_time_us", "recv_time_us", "lost"]).map_err(io::Error::other)?;
-    for r in owd_rows(traces) {
-        let recv = if r.lost { String::new() } else { r.recv_us.to_string() };
-        w.write_record([traces[r.flow].flow.as_str(), &r.send_us.to_string(), &recv, if r.lost { "1" } else { "0" }]).map_err(io::Error::other)?;
-    }
-    w.flush()?;
-    let mut w = csv::Writer::from_path(dir.join(FILES[1])).map_err(io::Error::other)?;
-    w.write_record(["flow", "ack_time_us", "rtt_us"]).map_err(io::Error::other)?;
-    for r in rtt_rows(traces) {
-        w.write_record([traces[r.flow].flow.as_str(), &r.ack_us.to_string(), &r.rtt_us.to_string()]).map_err(io::Error::other)?;
-    }
-    w.flush()
+    let names: Vec<&str> = traces.iter().map(|t| t.flow.as_str()).collect();
+    pathpool_trace::csv::write_owd(std::fs::File::create(dir.join(FILES[0]))?, &owd_rows(traces), &names)?;
+    pathpool_trace::csv::write_rtt(std::fs::File::create(dir.join(FILES[1]))?, &rtt_rows(traces), &names)
 }

@@ -17,7 +17,6 @@ use std::io::Write;
 
 use crate::element::FlowId;
 use crate::packet::{Packet, PacketKind, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
-use crate::sim::Simulation;
 use crate::time::{Time, PS_PER_NS, PS_PER_US};
 
 /// Bytes kept per packet (as the testbed's captures).
@@ -104,7 +103,7 @@ impl Capture {
         Ok(c)
     }
 
-    fn register(&mut self, flow: FlowId, f: CaptureFlow) {
+    pub(crate) fn register(&mut self, flow: FlowId, f: CaptureFlow) {
         let i = flow.0 as usize;
         if self.flows.len() <= i {
             self.flows.resize_with(i + 1, || None);
@@ -313,25 +312,4 @@ fn record(out: &mut dyn Write, t: Time, bytes: &[u8], orig_len: u32) -> std::io:
     h[12..16].copy_from_slice(&orig_len.max(bytes.len() as u32).to_le_bytes());
     out.write_all(&h)?;
     out.write_all(bytes)
-}
-
-impl Simulation {
-    /// Starts capturing into one writer per host (see [`Capture`]); register flows with
-    /// [`capture_flow`](Simulation::capture_flow).
-    pub fn enable_capture(&mut self, hosts: Vec<Box<dyn Write>>) -> std::io::Result<()> {
-        self.capture = Some(Box::new(Capture::new(hosts)?));
-        Ok(())
-    }
-
-    /// Captures TCP flow `flow` (a TCP flow or an MPTCP subflow) as `f` describes it.
-    pub fn capture_flow(&mut self, flow: FlowId, f: CaptureFlow) {
-        if let Some(c) = self.capture.as_deref_mut() {
-            c.register(flow, f);
-        }
-    }
-
-    /// Ends the capture: writes what is pending and flushes; reports the first write error.
-    pub fn finish_capture(&mut self) -> std::io::Result<()> {
-        self.capture.take().map_or(Ok(()), |c| c.finish())
-    }
 }

@@ -65,6 +65,7 @@
 pub mod capture;
 mod ctx;
 mod element;
+mod error;
 pub mod event;
 mod loss;
 pub mod mptcp;
@@ -86,7 +87,8 @@ pub use element::{ElementId, FlowId};
 pub use mptcp::{MptcpConfig, MptcpId, MptcpStats, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute};
 pub use probe::{FlowSeries, ProbeSeries, QueueSeries};
 pub use queue::{Buffer, Discipline, QueueConfig, RandomTailParams, RedParams};
-pub use sim::{ConfigError, Simulation};
+pub use error::ConfigError;
+pub use sim::Simulation;
 pub use stats::{jain_index, FlowKind, FlowStats, QueueStats};
 pub use tcp::{Recovery, TcpFlowConfig, TcpTraffic};
 pub use time::{Time, PS_PER_SEC};

@@ -1,7 +1,7 @@
 //! `pathpool bench sbd`: speed of the detectors' per-sample paths (median of several runs).
 
 use crate::error::CliError;
-use pathpool_sbd::tracegen::rng::Rng;
+use pathpool_trace::gen::rng::Rng;
 use pathpool_sbd::{Rfc8382Detector, SbdParams, TrendLineDetector, TrendParams};
 use std::hint::black_box;
 use std::time::Instant;

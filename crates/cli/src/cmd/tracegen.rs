@@ -5,7 +5,7 @@ use std::io::Write as _;
 use super::trace_csv;
 use crate::error::CliError;
 use crate::outdir::OutDir;
-use pathpool_sbd::tracegen::{generate, TraceConfig};
+use pathpool_trace::gen::{generate, TraceConfig};
 use serde_json::json;
 use std::path::PathBuf;
 

@@ -1,22 +1,22 @@
-//! MPTCP connections in the simulation: building them and the hooks the event loop calls
-//! when a subflow endpoint has handled a packet or an event.
+//! MPTCP connections in the simulation: each connection's state (its subflows, data sender
+//! and receiver, detector) and what the subflow endpoints ask it while they act (data
+//! delivered, the ACK's option, the coupling before an ACK: `crate::tcp::FlowOwner`). Building connections, the
+//! hooks the event loop calls after a subflow endpoint acted, and the results are in
+//! `crate::sim::mptcp`.
 //!
 //! A connection is n TCP subflows (each a sender/receiver pair on its own routes, with its
 //! own sequence space and loss recovery) sharing one `pathpool_cc::Controller` with n
 //! subflows. New data goes to a subflow only when the connection's scheduler grants it,
 //! which records the segment's data sequence number (DSN). The receiver reassembles by DSN.
 
-use pathpool_cc::{Algorithm, CcConfig, Controller, MinSsthresh};
+use pathpool_cc::Controller;
 
-use super::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
-use super::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
-use super::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
-use super::sender::{Coupler, DataSender};
-use crate::ctx::Ctx;
-use crate::element::{Element, FlowId};
-use crate::packet::{Packet, PacketId, PacketKind, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
-use crate::sim::{ConfigError, Simulation};
-use crate::tcp::TcpSender;
+use super::options::SbdOption;
+use super::receiver::{DataReceiver, SbdReceiver};
+use super::sender::DataSender;
+use crate::element::FlowId;
+use crate::packet::{Packet, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
+use crate::tcp::{FlowOwner, TcpSender};
 use crate::time::Time;
 
 /// An MPTCP connection, numbered in creation order from 0.
@@ -36,21 +36,21 @@ pub struct MptcpStats {
 }
 
 pub(crate) struct Connection {
-    senders: Vec<u32>,
-    flows: Vec<u32>,
-    controller: u32,
-    start: Time,
-    data: DataSender,
-    rx: DataReceiver,
-    sbd: Option<SbdReceiver>,
-    delivered_at_mark: u64,
+    pub(crate) senders: Vec<u32>,
+    pub(crate) flows: Vec<u32>,
+    pub(crate) controller: u32,
+    pub(crate) start: Time,
+    pub(crate) data: DataSender,
+    pub(crate) rx: DataReceiver,
+    pub(crate) sbd: Option<SbdReceiver>,
+    pub(crate) delivered_at_mark: u64,
 }
 
 /// Every MPTCP connection, and which (connection, subflow) each flow id is.
 #[derive(Default)]
 pub(crate) struct MptcpLayer {
-    conns: Vec<Connection>,
-    of_flow: Vec<Option<(u32, u8)>>,
+    pub(crate) conns: Vec<Connection>,
+    pub(crate) of_flow: Vec<Option<(u32, u8)>>,
 }
 
 impl MptcpLayer {
@@ -60,15 +60,39 @@ impl MptcpLayer {
         }
     }
 
-    fn locate(&self, flow: u32) -> (usize, usize) {
+    pub(crate) fn locate(&self, flow: u32) -> (usize, usize) {
         let (c, k) = self.of_flow[flow as usize].expect("flow is an MPTCP subflow");
         (c as usize, k as usize)
+    }
+}
+
+/// The connection is what its subflows' endpoints ask while they act (`crate::tcp::FlowOwner`).
+impl FlowOwner for MptcpLayer {
+    #[inline(never)]
+    fn on_data(&mut self, p: &Packet, now: Time) {
+        let (c, k) = self.locate(p.flow);
+        let conn = &mut self.conns[c];
+        if let Some(dsn) = conn.data.maps[k].get(p.seq) {
+            conn.rx.on_segment(dsn, p.size_bytes);
+        }
+        let Some(sbd) = &mut conn.sbd else { return };
+        if p.flags & FLAG_MP_TIMESTAMP != 0 {
+            if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
+                sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn ack_option(&mut self, flow: u32) -> Option<[u8; 4]> {
+        let (c, _) = self.locate(flow);
+        Some(self.conns[c].sbd.as_mut()?.next_group_option()?.packet_bytes())
     }
 
     /// Before subflow sender `s` handles ACK `p`: decisions and RTT samples for the
     /// coupling, and the coupling set this ACK's increase runs over.
     #[inline(never)]
-    pub(crate) fn before_ack(&mut self, s: &mut TcpSender, ctl: &mut Controller, p: &Packet, now: Time) {
+    fn before_ack(&mut self, s: &mut TcpSender, ctl: &mut Controller, p: &Packet, now: Time) {
         let (c, k) = self.locate(p.flow);
         let conn = &mut self.conns[c];
         if p.flags & FLAG_MP_GROUP != 0 {
@@ -81,209 +105,5 @@ impl MptcpLayer {
         }
         ctl.set_coupling(s.subflow, conn.data.coupling[k]);
         s.set_connection_has_data(conn.data.window_open());
-    }
-}
-
-impl Simulation {
-    /// An MPTCP connection from one sender host to one receiver host over `cfg.subflows`.
-    /// Its subflows become flows of the simulation (ids returned in `mptcp_stats`).
-    pub fn add_mptcp_connection(&mut self, cfg: MptcpConfig) -> Result<MptcpId, ConfigError> {
-        cfg.validate().map_err(|e| ConfigError(e.to_string()))?;
-        let n = cfg.subflows.len();
-        let (algorithm, min_ssthresh) = match cfg.cc {
-            MultipathCc::Coupled(a) => (a, cfg.tcp.cc_config.min_ssthresh),
-            MultipathCc::MptcpSbd(p) => (p.coupled, MinSsthresh::Fixed(p.min_ssthresh)),
-            MultipathCc::TrLia { .. } => (Algorithm::Lia, cfg.tcp.cc_config.min_ssthresh),
-        };
-        let cc_config = CcConfig { min_ssthresh, ..cfg.tcp.cc_config.clone() };
-        cc_config.validate().map_err(|e| ConfigError(format!("mptcp connection cc_config: {e}")))?;
-        // Check every route before building anything.
-        for (i, sf) in cfg.subflows.iter().enumerate() {
-            self.check_route(&format!("mptcp subflow {i} fwd route"), &sf.fwd)?;
-            self.check_route(&format!("mptcp subflow {i} rev route"), &sf.rev)?;
-        }
-        let c = self.mptcp.conns.len() as u32;
-        let controller = self.add_controller(algorithm, cc_config, n);
-        let mut senders = Vec::with_capacity(n);
-        let mut flows = Vec::with_capacity(n);
-        for (k, sf) in cfg.subflows.iter().enumerate() {
-            let mut tcp = cfg.tcp.clone();
-            tcp.fwd = sf.fwd.clone();
-            tcp.rev = sf.rev.clone();
-            let (flow, sender, receiver) = self.add_tcp_endpoints(&tcp, controller, k)?;
-            if let Element::TcpSender(s) = &mut self.elements[sender as usize] {
-                s.make_subflow();
-            }
-            if let Element::TcpReceiver(r) = &mut self.elements[receiver as usize] {
-                r.subflow = true;
-            }
-            if self.mptcp.of_flow.len() <= flow.0 as usize {
-                self.mptcp.of_flow.resize(flow.0 as usize + 1, None);
-            }
-            self.mptcp.of_flow[flow.0 as usize] = Some((c, k as u8));
-            senders.push(sender);
-            flows.push(flow.0);
-        }
-        let sbd = match cfg.cc {
-            MultipathCc::MptcpSbd(p) => Some(SbdReceiver::new(n, &p)),
-            _ => None,
-        };
-        self.mptcp.conns.push(Connection {
-            senders,
-            flows,
-            controller,
-            start: cfg.tcp.start.max(self.now()),
-            data: DataSender::new(n, cfg.cc, cfg.scheduler, cfg.receive_buffer),
-            rx: DataReceiver::new(),
-            sbd,
-            delivered_at_mark: 0,
-        });
-        debug_assert!(n <= MAX_SUBFLOWS);
-        Ok(MptcpId(c))
-    }
-
-    pub fn mptcp_count(&self) -> usize {
-        self.mptcp.conns.len()
-    }
-
-    /// Connection-level statistics over the measurement window.
-    pub fn mptcp_stats(&self, c: MptcpId) -> MptcpStats {
-        let conn = &self.mptcp.conns[c.0 as usize];
-        let (t0, base) = match self.mark_time() {
-            Some(t) => (t, conn.delivered_at_mark),
-            None => (0, 0),
-        };
-        let delivered = conn.rx.delivered_bytes - base;
-        MptcpStats {
-            subflows: conn.flows.iter().map(|&f| FlowId(f)).collect(),
-            delivered_bytes: delivered,
-            throughput_bps: crate::stats::rate_bps(delivered, self.now() - t0),
-            max_out_of_order: conn.rx.max_out_of_order,
-        }
-    }
-
-    /// The detector's observations (MPTCP-SBD: the receiver's, every 350 ms; TR-LIA: the
-    /// sender's trend-line evaluations, every 5 s), times from the connection start.
-    pub fn mptcp_observations(&self, c: MptcpId) -> &[GroupingRecord] {
-        let conn = &self.mptcp.conns[c.0 as usize];
-        match (&conn.sbd, &conn.data.coupler) {
-            (Some(s), _) => &s.observations,
-            (None, Coupler::Tr(t)) => &t.observations,
-            _ => &[],
-        }
-    }
-
-    /// MPTCP-SBD's filtered decisions (every 10 observations); empty for other schemes.
-    pub fn mptcp_decisions(&self, c: MptcpId) -> &[GroupingRecord] {
-        self.mptcp.conns[c.0 as usize].sbd.as_ref().map_or(&[], |s| &s.decisions)
-    }
-
-    /// Data-level bytes delivered in order so far (whole run), for tests.
-    pub fn mptcp_data_delivered(&self, c: MptcpId) -> (u64, u64) {
-        let conn = &self.mptcp.conns[c.0 as usize];
-        (conn.rx.delivered_segments, conn.rx.rcv_nxt())
-    }
-
-    // ---- hooks ------------------------------------------------------------------------------
-
-    /// After subflow receiver handled data segment `p` (now turned into ACK `id`, or freed).
-    #[inline(never)]
-    pub(crate) fn mptcp_after_data(&mut self, p: Packet, id: PacketId) {
-        let (c, k) = self.mptcp.locate(p.flow);
-        let now = self.now();
-        let conn = &mut self.mptcp.conns[c];
-        if let Some(dsn) = conn.data.maps[k].get(p.seq) {
-            conn.rx.on_segment(dsn, p.size_bytes);
-        }
-        let Some(sbd) = &mut conn.sbd else { return };
-        if p.flags & FLAG_MP_TIMESTAMP != 0 {
-            if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
-                sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
-            }
-        }
-        if self.outbox.last() == Some(&id) && self.pool.get(id).kind == PacketKind::TcpAck {
-            if let Some(opt) = sbd.next_group_option() {
-                let ack = self.pool.get_mut(id);
-                ack.flags |= FLAG_MP_GROUP;
-                ack.mp_option = opt.packet_bytes();
-            }
-        }
-    }
-
-    /// After subflow sender `el` handled an ACK or an event: options on what it sent, the
-    /// DSN mapping trimmed, and the scheduler run.
-    #[inline(never)]
-    pub(crate) fn mptcp_after_sender(&mut self, el: u32, outbox_mark: usize) {
-        let Element::TcpSender(s) = &self.elements[el as usize] else { return };
-        let (flow, snd_una) = (s.flow(), s.snd_una());
-        let (c, k) = self.mptcp.locate(flow);
-        self.stamp_timestamps(c, k, outbox_mark);
-        self.mptcp.conns[c].data.maps[k].trim(snd_una);
-        self.schedule(c);
-    }
-
-    /// MP_TIMESTAMP on every data segment subflow `k` put in the outbox from `from` on.
-    fn stamp_timestamps(&mut self, c: usize, k: usize, from: usize) {
-        let conn = &mut self.mptcp.conns[c];
-        if conn.sbd.is_none() {
-            return;
-        }
-        let Element::TcpSender(s) = &self.elements[conn.senders[k] as usize] else { return };
-        let retransmissions = s.counters.retransmissions;
-        let time_us = ((self.now - conn.start) / 1_000_000 % TIMESTAMP_MODULUS as u64) as u32;
-        for &id in &self.outbox[from..] {
-            let p = self.pool.get_mut(id);
-            if p.kind != PacketKind::TcpData || p.flow != conn.flows[k] {
-                continue;
-            }
-            // Losses go one per segment (S0 §III-B: incremental loss counts).
-            let loss = conn.data.losses_signalled[k] < retransmissions;
-            if loss {
-                conn.data.losses_signalled[k] += 1;
-                conn.data.on_loss(k, self.now - conn.start);
-            }
-            p.flags |= FLAG_MP_TIMESTAMP;
-            p.mp_option = SbdOption::Timestamp(MpTimestamp { time_us, loss }).packet_bytes();
-        }
-    }
-
-    /// Hands connection data to subflows with window room, as the scheduler picks, then
-    /// lets them send.
-    fn schedule(&mut self, c: usize) {
-        let conn = &mut self.mptcp.conns[c];
-        let ctl = &self.controllers[conn.controller as usize];
-        let n = conn.senders.len();
-        let mut room = [0u64; MAX_SUBFLOWS];
-        let mut srtt = [None; MAX_SUBFLOWS];
-        for k in 0..n {
-            if let Element::TcpSender(s) = &self.elements[conn.senders[k] as usize] {
-                room[k] = s.new_data_room(ctl);
-                srtt[k] = s.srtt();
-            }
-        }
-        let mut touched = 0u32;
-        while conn.data.window_open() {
-            let Some(k) = conn.data.pick(&room[..n], &srtt[..n]) else { break };
-            let Element::TcpSender(s) = &mut self.elements[conn.senders[k] as usize] else { break };
-            debug_assert_eq!(conn.data.maps[k].get(s.next_granted_seq()), None);
-            s.grant_one();
-            conn.data.maps[k].push(conn.data.dsn_next);
-            conn.data.dsn_next += 1;
-            room[k] -= 1;
-            touched |= 1 << k;
-        }
-        for k in 0..n {
-            if touched & (1 << k) == 0 {
-                continue;
-            }
-            let conn = &self.mptcp.conns[c];
-            let el = conn.senders[k];
-            let ctl = &mut self.controllers[conn.controller as usize];
-            let mark = self.outbox.len();
-            let Element::TcpSender(s) = &mut self.elements[el as usize] else { continue };
-            let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
-            s.pump(&mut ctx, ctl);
-            self.stamp_timestamps(c, k, mark);
-        }
     }
 }

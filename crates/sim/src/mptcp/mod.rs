@@ -4,8 +4,8 @@
 pub mod config;
 pub(crate) mod engine;
 pub mod options;
-mod receiver;
-mod sender;
+pub(crate) mod receiver;
+pub(crate) mod sender;
 mod verify;
 
 pub use config::{MptcpConfig, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};

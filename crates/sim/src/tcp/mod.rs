@@ -2,6 +2,7 @@
 
 mod config;
 mod delay_log;
+mod owner;
 mod receiver;
 mod sender;
 mod seqset;
@@ -9,6 +10,7 @@ mod timer;
 
 pub use config::{Recovery, TcpFlowConfig, TcpTraffic};
 pub use delay_log::{DelayLog, OwdSample, RttSample};
+pub(crate) use owner::FlowOwner;
 pub use receiver::{ReceiverCounters, TcpReceiver};
 pub use sender::{Phase, SenderCounters, TcpSender};
 pub(crate) use seqset::SeqSet;

@@ -5,11 +5,12 @@
 use crate::ctx::Ctx;
 use crate::event::EventKind;
 use crate::packet::{
-    Packet, PacketId, PacketKind, SackBlock, FLAG_ECHO_VALID, FLAG_RETRANSMIT, MAX_SACK_BLOCKS,
+    Packet, PacketId, PacketKind, SackBlock, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_RETRANSMIT, MAX_SACK_BLOCKS,
 };
 use crate::time::Time;
 
 use super::delay_log::OwdSample;
+use super::owner::FlowOwner;
 use super::seqset::SeqSet;
 use super::timer::LazyTimer;
 
@@ -39,7 +40,8 @@ pub struct TcpReceiver {
     last_ts: Time,
     last_echo_valid: bool,
     timer: LazyTimer,
-    /// Receiving end of an MPTCP subflow (the connection reassembles its data).
+    /// Receiving end of an MPTCP subflow: the owner (its connection) reassembles the data and
+    /// may put an option on the ACK.
     pub(crate) subflow: bool,
     pub counters: ReceiverCounters,
     pub(crate) owd_log: Option<Vec<OwdSample>>,
@@ -72,10 +74,14 @@ impl TcpReceiver {
         self.rcv_nxt
     }
 
-    /// Handles a data segment; the packet is turned into the ACK (or freed).
+    /// Handles a data segment; the packet is turned into the ACK (or freed). A subflow tells
+    /// its owner of the data and asks it for the ACK's option.
     #[inline]
-    pub fn on_data(&mut self, id: PacketId, ctx: &mut Ctx) {
+    pub(crate) fn on_data(&mut self, id: PacketId, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
+        if self.subflow {
+            owner.on_data(&p, ctx.now);
+        }
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
             log.push(OwdSample { sent: p.ts, received: ctx.now, retransmission: p.flags & FLAG_RETRANSMIT != 0 });
@@ -114,18 +120,21 @@ impl TcpReceiver {
                 return;
             }
         }
-        self.turn_into_ack(id, ctx);
+        let option = if self.subflow { owner.ack_option(self.flow) } else { None };
+        self.turn_into_ack(id, ctx, option);
     }
 
     /// The delayed-ACK timer event.
     pub fn on_timer(&mut self, ctx: &mut Ctx) {
         if self.timer.on_event(ctx) && self.unacked > 0 {
+            // An ACK of the timer carries no option (the owner is asked only in answer to
+            // data, as before the owner was asked while the ACK is built).
             let id = ctx.pool.alloc(Packet::EMPTY);
-            self.turn_into_ack(id, ctx);
+            self.turn_into_ack(id, ctx, None);
         }
     }
 
-    fn turn_into_ack(&mut self, id: PacketId, ctx: &mut Ctx) {
+    fn turn_into_ack(&mut self, id: PacketId, ctx: &mut Ctx, option: Option<[u8; 4]>) {
         self.unacked = 0;
         self.timer.cancel();
         self.counters.acks_sent += 1;
@@ -134,6 +143,10 @@ impl TcpReceiver {
         p.seq = self.rcv_nxt;
         p.ts = self.last_ts;
         p.flags = if self.last_echo_valid { FLAG_ECHO_VALID } else { 0 };
+        if let Some(bytes) = option {
+            p.flags |= FLAG_MP_GROUP;
+            p.mp_option = bytes;
+        }
         p.route = self.ack_route;
         p.hop = 0;
         p.size_bytes = self.ack_bytes;

@@ -14,6 +14,7 @@ use crate::packet::{Packet, PacketId, PacketKind, FLAG_ECHO_VALID, FLAG_RETRANSM
 use crate::time::{to_nanos, Time, PS_PER_SEC};
 
 use super::config::{Recovery, TcpFlowConfig, TcpTraffic};
+use super::owner::FlowOwner;
 use super::seqset::SeqSet;
 use super::timer::LazyTimer;
 
@@ -202,10 +203,14 @@ impl TcpSender {
         }
     }
 
-    /// Handles an ACK (and frees it).
+    /// Handles an ACK (and frees it). A subflow first lets its owner read the ACK and set
+    /// its coupling.
     #[inline]
-    pub fn on_ack(&mut self, id: PacketId, ctx: &mut Ctx, ctl: &mut Controller) {
+    pub(crate) fn on_ack(&mut self, id: PacketId, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
+        if self.is_subflow() {
+            owner.before_ack(self, ctl, &p, ctx.now);
+        }
         ctx.pool.free(id);
         debug_assert_eq!(p.kind, PacketKind::TcpAck);
         self.counters.acks_received += 1;

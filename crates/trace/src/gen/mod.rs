@@ -1,10 +1,12 @@
 //! Synthetic one-way-delay and RTT traces with a known answer, for tests and for trying the
 //! detectors (model: docs/tracegen.md). N probe flows cross either one shared bottleneck or
 //! one bottleneck each; every bottleneck is a fluid drop-tail queue driven by its own bursty
-//! cross traffic. Seeded and deterministic; no I/O (the CLI writes the files).
+//! cross traffic. Seeded and deterministic; no I/O (`crate::csv` writes the files).
 
 mod queue;
 pub mod rng;
+
+use crate::rows::{OwdRow, RttRow};
 
 use queue::Queue;
 pub use queue::QueueSpec;
@@ -47,24 +49,6 @@ impl Default for TraceConfig {
             alike_queues: false,
         }
     }
-}
-
-/// One packet as the receiver logs it: times on the sender's and receiver's clocks, µs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OwdRow {
-    pub flow: usize,
-    pub send_us: i64,
-    /// Meaningless when `lost`.
-    pub recv_us: i64,
-    pub lost: bool,
-}
-
-/// One ACK as the sender logs it (one clock, so no offset or skew).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RttRow {
-    pub flow: usize,
-    pub ack_us: i64,
-    pub rtt_us: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]

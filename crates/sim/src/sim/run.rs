@@ -1,0 +1,204 @@
+//! Running a simulation: the event loop, and the path of a packet from element to element
+//! (docs/architecture.md, "A data packet and its ACK through the simulator").
+
+use super::{Simulation, SIM_TARGET};
+use crate::ctx::Ctx;
+use crate::element::Element;
+use crate::event::{Event, EventKind};
+use crate::packet::PacketId;
+use crate::time::{Time, PS_PER_SEC};
+
+impl Simulation {
+    /// Runs every event due at or before `end`, then sets the clock to `end`. `progress` is
+    /// called with the simulated time about once per simulated second.
+    pub fn run_until(&mut self, end: Time, progress: &mut dyn FnMut(Time)) {
+        let mut next_progress = (self.now / PS_PER_SEC + 1) * PS_PER_SEC;
+        while let Some(ev) = self.events.pop_until(end) {
+            self.now = ev.time;
+            self.cause = ev.sched;
+            if self.now >= next_progress {
+                progress(self.now);
+                next_progress = (self.now / PS_PER_SEC + 1) * PS_PER_SEC;
+            }
+            self.dispatch(ev);
+            self.drain_outbox();
+        }
+        self.now = self.now.max(end);
+        self.events.advance(self.now);
+        self.cause = self.now;
+        progress(self.now);
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        if ev.kind == EventKind::PacketArrival {
+            self.forward(ev.target);
+            return;
+        }
+        if ev.target == SIM_TARGET {
+            self.sample_probes();
+            return;
+        }
+        let me = ev.target;
+        let outbox_mark = self.outbox.len();
+        let mut subflow_event = false;
+        let mut ctx = Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
+        match (&mut self.elements[me as usize], ev.kind) {
+            (Element::Pipe(p), EventKind::PipeArrival) => {
+                let (id, next) = p.deliver_head(ctx.now, me, ctx.events);
+                if let Some((next_id, next_el)) = next {
+                    // The next head arrives at least one serialisation time from now: load
+                    // what it will touch (packet, endpoint state, controller) meanwhile.
+                    ctx.pool.prefetch(next_id);
+                    if let Some(e) = self.elements.get(next_el as usize) {
+                        prefetch_lines(e);
+                    }
+                    if let Some(c) = self.controller_of.get(next_el as usize).and_then(|&c| self.controllers.get(c as usize)) {
+                        prefetch_lines(c);
+                    }
+                }
+                self.forward(id);
+            }
+            (Element::TcpSender(s), kind) => {
+                let ctl = &mut self.controllers[s.conn as usize];
+                s.on_event(kind, &mut ctx, ctl);
+                subflow_event = s.is_subflow();
+            }
+            (Element::TcpReceiver(r), EventKind::DelayedAck) => r.on_timer(&mut ctx),
+            (Element::UdpSource(u), EventKind::UdpSend) => u.on_event(&mut ctx),
+            (_, kind) => unreachable!("event {kind:?} for element {me} of another kind"),
+        }
+        if subflow_event {
+            self.mptcp_after_sender(me, outbox_mark);
+        }
+    }
+
+    /// Moves every packet in the outbox to the next element of its route, in order (the
+    /// elements may add more).
+    #[inline]
+    fn drain_outbox(&mut self) {
+        let mut next = 0;
+        while next < self.outbox.len() {
+            let id = self.outbox[next];
+            next += 1;
+            self.forward(id);
+        }
+        self.outbox.clear();
+    }
+
+    /// Hands packet `id` to the next element of its route. Inlined at each call site, so
+    /// each site gets its own indirect branch on the element kind, which predicts far
+    /// better than one shared dispatch (a queue is followed by a pipe, a pipe by an
+    /// endpoint or a queue, and so on).
+    #[inline(always)]
+    fn forward(&mut self, id: PacketId) {
+        let mut subflow_ack = None;
+        let mut departure = None;
+        {
+            let p = self.pool.get_mut(id);
+            let el = self.routes.hop(p.route, p.hop);
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.on_hop(p, self.now, !self.elements[el as usize].is_network());
+            }
+            p.hop += 1;
+            let size = p.size_bytes;
+            let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
+            match &mut self.elements[el as usize] {
+                Element::Queue(q) => {
+                    departure = q.arrive(size, ctx.now, self.cause);
+                    if departure.is_none() {
+                        ctx.pool.free(id);
+                    }
+                }
+                Element::Pipe(pipe) => {
+                    let next_el = self.routes.hop(ctx.pool.get(id).route, ctx.pool.get(id).hop);
+                    if !pipe.admit(id, next_el, ctx.now, el, ctx.events) {
+                        ctx.events.schedule_as_of(ctx.now + pipe.delay(), ctx.now, id, EventKind::PacketArrival);
+                    }
+                }
+                Element::Loss(l) => {
+                    if l.pass() {
+                        ctx.outbox.push(id);
+                    } else {
+                        ctx.pool.free(id);
+                    }
+                }
+                Element::ScriptedLoss(l) => {
+                    if l.pass(ctx.pool.get(id)) {
+                        ctx.outbox.push(id);
+                    } else {
+                        ctx.pool.free(id);
+                    }
+                }
+                Element::TcpReceiver(r) => r.on_data(id, &mut ctx, &mut self.mptcp),
+                Element::TcpSender(s) => {
+                    let ctl = &mut self.controllers[s.conn as usize];
+                    if s.is_subflow() {
+                        subflow_ack = Some((el, ctx.outbox.len()));
+                    }
+                    s.on_ack(id, &mut ctx, ctl, &mut self.mptcp);
+                }
+                Element::UdpSink(k) => k.on_packet(id, &mut ctx),
+                Element::UdpSource(_) => unreachable!("routes never lead into a source"),
+            }
+        }
+        if let Some((start, end)) = departure {
+            self.after_queue(id, end, start);
+        }
+        if let Some((el, mark)) = subflow_ack {
+            self.mptcp_after_sender(el, mark);
+        }
+    }
+
+    /// A queue accepted packet `id`, which finishes serialising at `departure`: hands it on
+    /// without an event of its own. Loss elements right after the queue are instantaneous
+    /// and decide now (their draws come in the queue's FIFO order, the order in which they
+    /// would see the packets at departure); a pipe takes the packet into its FIFO, due at
+    /// `departure` + its delay; any other element gets the packet by a `PacketArrival`
+    /// event at `departure` (docs/simulator.md, "One event per packet per hop").
+    ///
+    /// The event counts as scheduled when the one it replaces would have been: a pipe's
+    /// as the pipe decides (`Pipe::admit`); a departure's when the packet's service began.
+    #[inline(always)]
+    fn after_queue(&mut self, id: PacketId, departure: Time, service_start: Time) {
+        let p = self.pool.get(id);
+        let route = p.route;
+        let mut hop = p.hop;
+        loop {
+            let el = self.routes.hop(route, hop);
+            let survives = match &mut self.elements[el as usize] {
+                Element::Pipe(pipe) => {
+                    let next_el = self.routes.hop(route, hop + 1);
+                    self.pool.get_mut(id).hop = hop + 1;
+                    if !pipe.admit(id, next_el, departure, el, &mut self.events) {
+                        self.events.schedule_as_of(departure + pipe.delay(), departure, id, EventKind::PacketArrival);
+                    }
+                    return;
+                }
+                Element::Loss(l) => l.pass(),
+                Element::ScriptedLoss(l) => l.pass(self.pool.get(id)),
+                _ => {
+                    self.pool.get_mut(id).hop = hop;
+                    self.events.schedule_as_of(departure, service_start, id, EventKind::PacketArrival);
+                    return;
+                }
+            };
+            if !survives {
+                self.pool.free(id);
+                return;
+            }
+            hop += 1;
+        }
+    }
+}
+
+/// Prefetches every cache line of `value`.
+#[inline(always)]
+fn prefetch_lines<T>(value: &T) {
+    let base = value as *const T as *const u8;
+    let mut off = 0;
+    while off < std::mem::size_of::<T>() {
+        crate::pool::prefetch(base.wrapping_add(off));
+        off += 64;
+    }
+}

@@ -1,0 +1,25 @@
+//! What a TCP endpoint asks the owner of its flow at the moment it acts. A plain TCP flow
+//! has no owner to ask (the endpoints skip the calls); an MPTCP subflow's owner is its
+//! connection (`crate::mptcp::engine::MptcpLayer`), which reassembles the data, runs the
+//! detector's receiver side and couples the subflows. Declared here, implemented there, so
+//! that TCP does not depend on MPTCP.
+
+use pathpool_cc::Controller;
+
+use super::TcpSender;
+use crate::packet::Packet;
+use crate::time::Time;
+
+pub(crate) trait FlowOwner {
+    /// A subflow receiver took data segment `p`: data delivered at the connection level, and
+    /// the segment's MP_TIMESTAMP for the detector.
+    fn on_data(&mut self, p: &Packet, now: Time);
+
+    /// The option (MP_GROUP bytes) for the ACK a subflow receiver is building in answer to a
+    /// data segment, if a grouping decision is due.
+    fn ack_option(&mut self, flow: u32) -> Option<[u8; 4]>;
+
+    /// A subflow sender is about to handle ACK `p`: the connection reads its option and RTT
+    /// sample, and sets the subflow's coupling group and whether connection data is waiting.
+    fn before_ack(&mut self, s: &mut TcpSender, ctl: &mut Controller, p: &Packet, now: Time);
+}
