@@ -101,6 +101,13 @@ bench: build
 	for b in b1-n10 b1-n100 b2-n10 b2-n100 s-n1000; do /usr/bin/time -v $(BIN) run scenarios/bench/$$b.toml --out $(OUT)/bench/$$b 2>&1 | grep -E 'Elapsed|Maximum resident'; done
 	$(BIN) bench sbd
 
+# Memory over a simulated hour of MP and of S with 1000 flows (BENCHMARKS.md, "Memory over
+# long runs"): writes its table into BENCHMARKS.md; fails if a heap leaves its 5 % band.
+.PHONY: bench-long
+bench-long: deps
+	$(CARGO) build --release --locked -p pathpool-sim --example bench
+	python3 scripts/long_runs.py --bench target/release/examples/bench --seconds 3600
+
 # Shared bottleneck detection on captures of real Linux MPTCP (docs/pcap.md): S0's NSB-2 and
 # SB-2 on the testbed (root; about 7 minutes), read back by `detect --pcap`; fails below 90 %.
 validate-pcap: build

@@ -23,4 +23,7 @@ fn coupled_controllers_give_up_their_share_on_disjoint_paths_and_sbd_restores_it
         assert!(sf2 >= 95.0, "lia sf2 {rate}: {sf2}");
     }
     assert!(out.join("jowkar2022/growth_competing_rtt2.png").exists());
+    // Subflow 1 of each controller on disjoint paths, the direction, the shared bottleneck.
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert_verdict(&report, "jowkar2022", 5, "### Table 2:");
 }

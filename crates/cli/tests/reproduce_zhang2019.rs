@@ -39,18 +39,20 @@ fn zhang2019_quick_jain_indices_non_shared_ratio_and_detection() {
     assert!((0.0..=1.0).contains(&first), "dumbbell_tr_first_share = {first}");
 
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    // Tables 3 and 4 (J of each scheme; Table 3's direction), eq. 20, Figure 7.
+    assert_verdict(&report, "zhang2019", 7, "### Table 3:");
     let row = |table: &str, e: &str| -> String {
         let from = report.find(table).unwrap_or_else(|| panic!("no '{table}' in the report"));
         report[from..].lines().find(|l| l.starts_with(&format!("| {e} |"))).unwrap_or_else(|| panic!("no {e} row after '{table}'")).to_string()
     };
     // Topology 2 congests the bottleneck S2 names: L2, and L18 in E5.
     for (e, bottleneck) in [("E1", "L2"), ("E2", "L2"), ("E3", "L2"), ("E4", "L2"), ("E5", "L18")] {
-        let r = row("Table 4:", e);
+        let r = row("### Table 4:", e);
         assert!(r.contains(&format!("{bottleneck} (bottleneck)")), "topology 2 {e}: {r}");
     }
     // The non-shared cases congest both paths' own bottlenecks and never the common link.
     for (e, ..) in NSB_FLOWS {
-        let r = row("Eq. 20:", &e.to_uppercase());
+        let r = row("### Eq. 20:", &e.to_uppercase());
         assert!(r.contains("L13 (bottleneck)") && r.contains("L7 (bottleneck)"), "non-shared {e}: {r}");
         assert!(!r.contains("L2 "), "non-shared {e}: the common link L2 is congested: {r}");
     }

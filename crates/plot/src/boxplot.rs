@@ -3,6 +3,7 @@
 
 use crate::{color, ensure_font, err, legend, PlotError, HEADROOM};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 
 /// One box: a label on the x axis, its samples, and the paper's value if it gives one.
@@ -46,6 +47,32 @@ fn y_range(groups: &[BoxGroup]) -> (f64, f64) {
     (if lo < 0.0 { lo - margin } else { lo }, hi + margin)
 }
 
+/// The x labels as lines: each label whole if every one fits its slot of the `plot_width`
+/// pixels at `size`, else split at its last space ("uncoupled SF1" over two lines), so
+/// that neighbouring labels never run into each other.
+fn label_lines(labels: &[String]) -> Vec<Vec<String>> {
+    labels.iter().map(|l| l.rsplit_once(' ').map_or_else(|| vec![l.clone()], |(a, b)| vec![a.to_string(), b.to_string()])).collect()
+}
+
+/// The largest font size (12 down to 7) and line layout at which every x label fits its slot.
+fn label_layout<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, labels: &[String], plot_width: u32) -> (u32, Vec<Vec<String>>) {
+    let slot = plot_width / labels.len().max(1) as u32;
+    let fits = |lines: &[Vec<String>], size: u32| {
+        let font = ("sans-serif", size).into_text_style(area);
+        lines.iter().flatten().all(|l| area.estimate_text_size(l, &font).map_or(true, |(w, _)| w + 6 <= slot))
+    };
+    let whole: Vec<Vec<String>> = labels.iter().map(|l| vec![l.clone()]).collect();
+    let split = label_lines(labels);
+    for size in (7..=12).rev() {
+        for lines in [&whole, &split] {
+            if fits(lines, size) {
+                return (size, lines.clone());
+            }
+        }
+    }
+    (7, split)
+}
+
 /// Draws one box per group into a PNG, the legend in a strip to the right.
 pub fn box_plot(path: &Path, titles: &BoxTitles, groups: &[BoxGroup], width: u32, height: u32) -> Result<(), PlotError> {
     ensure_font();
@@ -67,11 +94,9 @@ pub fn box_plot(path: &Path, titles: &BoxTitles, groups: &[BoxGroup], width: u32
         .x_desc(titles.x_label)
         .y_desc(titles.y_label)
         .x_labels(groups.len())
-        .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(s) | SegmentValue::Exact(s) => (*s).clone(),
-            SegmentValue::Last => String::new(),
-        })
-        .label_style(("sans-serif", if groups.len() > 10 { 10 } else { 12 }))
+        // The x labels are drawn below, one or two lines each.
+        .x_label_formatter(&|_| String::new())
+        .label_style(("sans-serif", 12))
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(err(path))?;
@@ -80,10 +105,26 @@ pub fn box_plot(path: &Path, titles: &BoxTitles, groups: &[BoxGroup], width: u32
         if v.is_empty() {
             continue;
         }
-        let q = Quartiles::new(&v);
-        chart
-            .draw_series(std::iter::once(Boxplot::new_vertical(SegmentValue::CenterOf(&labels[i]), &q).style(color(i)).width(24)))
-            .map_err(err(path))?;
+        // Quartiles as plotters computes them, but whiskers at the minimum and maximum as the
+        // legend says (plotters' own whiskers are Tukey fences, 1.5 IQR beyond the box, which
+        // can reach past every sample). Drawn in pixels, as the crosses below.
+        let [_, q1, median, q3, _] = Quartiles::new(&v).values();
+        let (min, max) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+        let px = |y: f64| chart.backend_coord(&(SegmentValue::CenterOf(&labels[i]), y as f32));
+        let (x, style) = (px(f64::from(median)).0, color(i).stroke_width(1));
+        let (y_min, y_q1, y_med, y_q3, y_max) = (px(min).1, px(f64::from(q1)).1, px(f64::from(median)).1, px(f64::from(q3)).1, px(max).1);
+        root.draw(&Rectangle::new([(x - 12, y_q3), (x + 12, y_q1)], style)).map_err(err(path))?;
+        for line in [[(x - 12, y_med), (x + 12, y_med)], [(x, y_q1), (x, y_min)], [(x, y_q3), (x, y_max)], [(x - 6, y_min), (x + 6, y_min)], [(x - 6, y_max), (x + 6, y_max)]] {
+            root.draw(&PathElement::new(line.to_vec(), style)).map_err(err(path))?;
+        }
+    }
+    let (size, lines) = label_layout(&root, &labels, width.saturating_sub(legend::WIDTH + 80));
+    let style = ("sans-serif", size).into_text_style(&root).pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, label) in lines.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(SegmentValue::CenterOf(&labels[i]), lo as f32));
+        for (k, line) in label.iter().enumerate() {
+            root.draw(&Text::new(line.clone(), (x, y + 6 + k as i32 * (size as i32 + 2)), style.clone())).map_err(err(path))?;
+        }
     }
     let crosses: Vec<(usize, f64)> = groups.iter().enumerate().filter_map(|(i, g)| g.paper.filter(|p| p.is_finite()).map(|p| (i, p))).collect();
     // Drawn in pixels on the whole image: plotters' element API would need the labels
@@ -117,5 +158,36 @@ mod tests {
         box_plot(&dir.join("b.png"), &titles, &groups, 700, 400).unwrap();
         assert_eq!(&std::fs::read(dir.join("b.png")).unwrap()[1..4], b"PNG");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// S0 Fig. 2a's twelve boxes at the report's 1000 px: each label fits its slot at a
+    /// readable size (they ran into each other at a fixed 10 px).
+    #[test]
+    fn twelve_labels_fit_their_slots() {
+        let labels: Vec<String> = ["uncoupled", "lia", "olia", "balia"].iter().flat_map(|cc| ["SF1", "SF2", "sum"].map(|s| format!("{cc} {s}"))).collect();
+        let dir = std::env::temp_dir().join(format!("pathpool-box-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fig2a.png");
+        {
+            // Measured on a scratch bitmap (a bitmap backend writes its file when dropped).
+            let scratch = dir.join("measure.png");
+            let root = BitMapBackend::new(&scratch, (1000, 500)).into_drawing_area();
+            ensure_font();
+            let (size, lines) = label_layout(&root, &labels, 1000 - legend::WIDTH - 80);
+            assert!(size >= 10, "labels shrink to {size} px");
+            let slot = (1000 - legend::WIDTH - 80) / 12;
+            let font = ("sans-serif", size).into_text_style(&root);
+            for l in lines.iter().flatten() {
+                let (w, _) = root.estimate_text_size(l, &font).unwrap();
+                assert!(w < slot, "{l}: {w} px in a slot of {slot}");
+            }
+            assert_eq!(lines[0], ["uncoupled", "SF1"]);
+        }
+        let groups: Vec<BoxGroup> = labels.iter().map(|l| BoxGroup::new(l.clone(), vec![0.4, 0.5, 0.6])).collect();
+        let titles = BoxTitles { title: "NSB-2", x_label: "scheme, subflow", y_label: "ratio", paper: "S0" };
+        box_plot(&path, &titles, &groups, 1000, 500).unwrap();
+        if std::env::var_os("PATHPOOL_KEEP_PLOT").is_none() {
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 }

@@ -198,7 +198,7 @@ fn decode_buffer(f: &Fields) -> Result<Option<Located<Buffer>>> {
             Some(n) => Buffer::Packets(n),
             None => Buffer::Bytes(f.size("buffer").map_err(|_| f.error("buffer", format!("expected {BUFFER_EXPECTED}, got \"{s}\"")))?.unwrap_or(0)),
         },
-        other => return Err(f.error("buffer", format!("expected {BUFFER_EXPECTED}, got {}", other.type_name()))),
+        _ => return Err(f.wrong("buffer", node, BUFFER_EXPECTED)),
     };
     Ok(Some(f.located("buffer", buffer)))
 }

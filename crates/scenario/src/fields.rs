@@ -71,11 +71,14 @@ impl<'a> Fields<'a> {
         self.src.error(&self.origin, &self.path(key), format!("missing; expected {expected}"))
     }
 
-    fn wrong(&self, key: &str, node: &Node, expected: &str) -> ScenarioError {
+    /// "expected ..., got ..." showing what was there (its value where it has one).
+    pub(crate) fn wrong(&self, key: &str, node: &Node, expected: &str) -> ScenarioError {
         let got = match &node.kind {
             Kind::Str(s) => format!("\"{s}\""),
             Kind::Int(i) => format!("the integer {i}"),
-            Kind::Float(f) if f.fract() == 0.0 && f.abs() >= 9.2e18 => format!("{f:.0}, beyond the largest integer a scenario holds ({})", i64::MAX),
+            Kind::Float(f) if f.fract() == 0.0 && (9.2e18..1e30).contains(&f.abs()) => format!("{f:.0}, beyond the largest integer a scenario holds ({})", i64::MAX),
+            // 1e300 as 1e300, not as 301 digits.
+            Kind::Float(f) if f.abs() >= 1e16 => format!("the number {f:e}"),
             Kind::Float(f) => format!("the number {f}"),
             other => other.type_name().to_string(),
         };

@@ -12,8 +12,9 @@ use crate::units::PS_PER_SEC;
 pub const MAX_LINKS: u64 = 100_000;
 /// Simulated flows (a multipath connection's subflows each count) over all flow templates.
 pub const MAX_FLOWS: u64 = 100_000;
-/// Probe samples x recorded series (time, two per flow, two per link direction): 19.8
-/// million values (99 000 flows) peaked at 768 MB (docs/robustness.md).
+/// Probe samples x recorded series (time, two per flow, two per link direction), plus the
+/// multipath detectors' records (`detector_values`): 19.8 million values (99 000 flows)
+/// peaked at 768 MB (docs/robustness.md).
 pub const MAX_PROBE_VALUES: u64 = 20_000_000;
 /// Packets the run can hold at once: every buffer full, every link's rate x delay in flight
 /// (data packets, and as many ACKs), every initial window sent at once. A full queue of 2.4
@@ -55,22 +56,41 @@ fn subflows(k: &FlowKind) -> u64 {
     }
 }
 
+/// MPTCP-SBD's observation interval ([S0]: T = 350 ms; TR-LIA's 5 s is longer).
+const DETECTOR_INTERVAL_PS: u64 = 350 * PS_PER_SEC / 1000;
+
+/// Detector records a run keeps for observations.csv and decisions.csv: a group per subflow
+/// every observation interval and a tenth as many decisions, for every multipath connection
+/// (whatever its cc: an upper estimate).
+fn detector_values(s: &Scenario) -> u128 {
+    let intervals = u128::from(s.simulation.duration.div_ceil(DETECTOR_INTERVAL_PS));
+    let subflow_copies: u128 = s
+        .flows
+        .iter()
+        .filter(|f| matches!(f.kind, FlowKind::Mptcp(_)))
+        .map(|f| u128::from(f.count.unwrap_or(1)) * u128::from(subflows(&f.kind)))
+        .sum();
+    (subflow_copies * intervals * 11).div_ceil(10)
+}
+
 fn check_probes(s: &Scenario, src: &Source, flows: u64, directions: u64) -> Result<()> {
     let sim = &s.simulation;
     let samples = sim.duration / sim.probe_interval;
     let series = 1 + 2 * flows + 2 * directions;
-    let values = u128::from(samples) * u128::from(series);
+    let detector = detector_values(s);
+    let values = u128::from(samples) * u128::from(series) + detector;
     if values > u128::from(MAX_PROBE_VALUES) {
+        let plus = if detector > 0 { format!(" plus {detector} detector records of the multipath connections") } else { String::new() };
+        let what = format!("the run would record {values} probe values ({samples} samples of duration / probe_interval x {series} series{plus}); at most {MAX_PROBE_VALUES}");
+        let Some(budget) = u128::from(MAX_PROBE_VALUES).checked_sub(detector).filter(|&b| b > 0) else {
+            // The detector records alone are too many: only a shorter run helps.
+            return Err(src.error(&sim.probe_interval_at.origin, "simulation.duration", format!("{what}: shorten simulation.duration or lower the multipath connections' count")));
+        };
         // The shortest interval within the limit, rounded up to a whole millisecond.
         let ms = PS_PER_SEC / 1000;
-        let min_interval = (u128::from(sim.duration) * u128::from(series)).div_ceil(u128::from(MAX_PROBE_VALUES));
+        let min_interval = (u128::from(sim.duration) * u128::from(series)).div_ceil(budget);
         let min_ms = min_interval.div_ceil(u128::from(ms));
-        return Err(sim.probe_interval_at.error(
-            src,
-            format!(
-                "the run would record {values} probe values ({samples} samples of duration / probe_interval x {series} series); at most {MAX_PROBE_VALUES}: set probe_interval to at least \"{min_ms}ms\" or shorten simulation.duration"
-            ),
-        ));
+        return Err(sim.probe_interval_at.error(src, format!("{what}: set probe_interval to at least \"{min_ms}ms\" or shorten simulation.duration")));
     }
     Ok(())
 }

@@ -201,6 +201,11 @@ impl Graph {
             };
             return Err(field.error(src, message));
         }
+        // A loop sends each packet through the same links twice: never what a path is.
+        if let Some((k, n)) = nodes.iter().enumerate().find(|(k, n)| nodes[..*k].contains(n)) {
+            let first = nodes.iter().position(|m| m == n).unwrap_or(0);
+            return Err(field.error(src, format!("node \"{n}\"{which} comes twice (positions {} and {}): a route visits each node at most once", first + 1, k + 1)));
+        }
         let mut hops = Vec::with_capacity(nodes.len() - 1);
         for pair in nodes.windows(2) {
             let key = (pair[0].clone(), pair[1].clone());

@@ -4,8 +4,8 @@
 /// Picoseconds, the simulator's time unit.
 pub const PS_PER_SEC: u64 = 1_000_000_000_000;
 
-pub const TIME_EXPECTED: &str = "a time with a unit, like \"20ms\" or \"600s\" (units: s, ms, us, ns)";
-pub const RATE_EXPECTED: &str = "a rate with a unit, like \"100Mbps\" or \"1Gbps\" (units: bps, kbps, Mbps, Gbps)";
+pub const TIME_EXPECTED: &str = "a time with a unit, like \"20ms\" or \"600s\" (units: s, ms, us, ns, ps)";
+pub const RATE_EXPECTED: &str = "a rate with a unit, like \"100Mbps\" or \"1Gbps\" (units: bps, kbps, Mbps, Gbps, Tbps)";
 pub const SIZE_EXPECTED: &str = "a size with a unit, like \"1500B\" or \"64KiB\" (units: B, kB, MB, GB, KiB, MiB, GiB)";
 
 /// Splits "12.5 ms" into (12.5, "ms"). The number must be finite.

@@ -3,23 +3,8 @@
 
 use pathpool_scenario::{load_str, ScenarioError};
 
-const GOOD: &str = r#"
-[simulation]
-duration = "10s"
-bottleneck = "bottleneck"
-
-[links.bottleneck]
-from = "left"
-to = "right"
-rate = "100Mbps"
-delay = "10ms"
-buffer = 100
-
-[[flows]]
-name = "bulk"
-count = 2
-route = ["left", "right"]
-"#;
+/// A dumbbell with one bottleneck and two TCP flows (also the base of the CLI's bad-input table).
+const GOOD: &str = include_str!("fixtures/dumbbell.toml");
 
 fn err(text: &str, sets: &[&str]) -> ScenarioError {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();

@@ -4,15 +4,59 @@
 //!   scenario: b1 (100 Mb/s dumbbell), b2 (b1 + 1 Gb/s access links), s (1 Gb/s, N flows),
 //!   mp (b1's bottleneck shared by N/2 TCP flows and N/2 two-subflow LIA connections),
 //!   mpd (two 100 Mb/s bottlenecks, each with N TCP flows and one subflow of each of N LIA
-//!   connections); then N and simulated seconds. NewReno without SACK, one ACK per segment,
+//!   connections), mpsbd (mp with MPTCP-SBD connections); then N and simulated seconds.
+//!   An optional fourth argument M samples memory every M simulated seconds (live heap
+//!   bytes counted by this program's allocator, and the resident set): one `memory` line
+//!   per sample, for the long runs of BENCHMARKS.md ("Memory over long runs"); the
+//!   detectors' logs are then taken out at each sample, as a writer streaming them would,
+//!   unless a fifth argument `keep` leaves them in. NewReno without SACK, one ACK per segment,
 //!   IW 10, min RTO 200 ms, 1500 B data, 40 B ACKs, drop-tail buffer of 1 BDP, base RTT
 //!   20 ms. Prints the data packets that left the bottleneck queue(s) and the events per
 //!   such packet.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use pathpool_sim::time::{millis, secs};
 use pathpool_sim::*;
+
+/// The system allocator, counting the bytes live: the heap the simulation holds, exactly,
+/// whatever the allocator keeps cached (the resident set alone would hide or invent growth).
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            PEAK.fetch_max(LIVE.fetch_add(l.size(), Relaxed) + l.size(), Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            LIVE.fetch_sub(l.size(), Relaxed);
+            PEAK.fetch_max(LIVE.fetch_add(new, Relaxed) + new, Relaxed);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// The resident set in KiB (Linux; 0 elsewhere).
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+}
 
 /// A bottleneck in each direction: (forward queue, forward pipe, reverse queue, reverse pipe).
 struct Dumbbell {
@@ -42,12 +86,14 @@ fn lia(subflows: Vec<SubflowRoute>) -> MptcpConfig {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: bench <b1|b2|s|mp|mpd> <flows> <seconds>";
+    let usage = "usage: bench <b1|b2|s|mp|mpsbd|mpd> <flows> <seconds> [memory sample every N seconds [keep]]";
     let kind = args.first().map(String::as_str).unwrap_or("b1");
     let n: usize = args.get(1).map_or(Ok(10), |s| s.parse()).unwrap_or_else(|_| panic!("{usage}"));
     let seconds: u64 = args.get(2).map_or(Ok(600), |s| s.parse()).unwrap_or_else(|_| panic!("{usage}"));
+    let sample_every: Option<u64> = args.get(3).map(|s| s.parse().ok().filter(|&m| m > 0).unwrap_or_else(|| panic!("{usage}")));
+    let keep_records = args.get(4).is_some_and(|a| a == "keep");
     let rate: u64 = match kind {
-        "b1" | "b2" | "mp" | "mpd" => 100_000_000,
+        "b1" | "b2" | "mp" | "mpsbd" | "mpd" => 100_000_000,
         "s" => 1_000_000_000,
         _ => panic!("{usage}"),
     };
@@ -62,14 +108,19 @@ fn main() {
     let core_delay = if access { rtt / 2 - millis(2) } else { rtt / 2 };
     let a = dumbbell(&mut sim, rate, bdp_packets, core_delay);
     let mut bottlenecks = vec![a.fwd[0]];
+    let mut connections = Vec::new();
     match kind {
-        "mp" => {
+        "mp" | "mpsbd" => {
             let path = || SubflowRoute { fwd: a.fwd.to_vec(), rev: a.rev.to_vec() };
             for _ in 0..n / 2 {
                 sim.add_tcp_flow(tcp(a.fwd.to_vec(), a.rev.to_vec())).unwrap();
             }
             for _ in 0..n / 2 {
-                sim.add_mptcp_connection(lia(vec![path(), path()])).unwrap();
+                let mut cfg = lia(vec![path(), path()]);
+                if kind == "mpsbd" {
+                    cfg.cc = MultipathCc::MptcpSbd(SbdPolicy::default());
+                }
+                connections.push(sim.add_mptcp_connection(cfg).unwrap());
             }
         }
         "mpd" => {
@@ -104,7 +155,28 @@ fn main() {
             }
         }
     }
-    sim.run_until(secs(seconds), &mut |_| {});
+    match sample_every {
+        None => sim.run_until(secs(seconds), &mut |_| {}),
+        Some(every) => {
+            let (mut t, mut records) = (0, 0);
+            while t < seconds {
+                t = (t + every).min(seconds);
+                sim.run_until(secs(t), &mut |_| {});
+                // The detectors' logs are output: taken out as a writer would stream them.
+                for &c in connections.iter().filter(|_| !keep_records) {
+                    let (obs, dec) = sim.take_mptcp_records(c);
+                    records += obs.len() + dec.len();
+                }
+                println!(
+                    "memory sim_seconds={t} records_out={records} heap_bytes={} heap_peak_bytes={} rss_kib={} pool_high_water={}",
+                    LIVE.load(Relaxed),
+                    PEAK.load(Relaxed),
+                    rss_kib(),
+                    sim.packet_pool_high_water()
+                );
+            }
+        }
+    }
     let elapsed = wall.elapsed().as_secs_f64();
     let stats: Vec<QueueStats> = bottlenecks.iter().map(|&q| sim.queue_stats(q)).collect();
     let packets: u64 = stats.iter().map(|q| q.departed_packets).sum();

@@ -37,6 +37,10 @@ pub struct DetectArgs {
     /// Override a parameter, NAME=VALUE (repeatable); run with a bad name to list them.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+    /// The truth.json `tracegen` wrote for this trace: every decision and observation is
+    /// scored against it (truth.csv, `truth` in summary.json, accuracies on stdout).
+    #[arg(long, value_name = "FILE")]
+    pub truth: Option<PathBuf>,
     /// Output folder (observations.csv, decisions.csv, summary.json).
     #[arg(long)]
     pub out: PathBuf,
@@ -105,10 +109,14 @@ impl Config {
 
 pub fn run(args: DetectArgs) -> Result<(), CliError> {
     let Some(input) = args.input.clone().filter(|_| args.pcap.files.is_empty()) else {
+        if args.truth.is_some() {
+            return Err(CliError::usage("--truth: scores a trace CSV against the truth.json tracegen wrote beside it; captures have no truth file"));
+        }
         return super::detect_pcap::run(&args);
     };
     let cfg = Config::build(args.detector, &args.params)?;
     let trace = trace_csv::read("--input", &input)?;
+    let truth = args.truth.as_deref().map(|p| super::detect_truth::read(p, &trace.flows)).transpose()?;
     let n = trace.flows.len();
     let name = input.display();
     let (events, origin_us) = match (&trace.rows, &cfg) {
@@ -155,7 +163,10 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
     let out = OutDir::create("--out", &args.out)?;
     write_groups(&out.join("observations.csv"), &replay.observations, &trace.flows)?;
     write_groups(&out.join("decisions.csv"), &replay.decisions, &trace.flows)?;
-    let summary = summary(&args, &cfg, &trace, &replay, origin_us, span_ns, events.len());
+    let mut summary = summary(&args, &cfg, &trace, &replay, origin_us, span_ns, events.len());
+    if let (Some(truth), Some(file)) = (&truth, &args.truth) {
+        summary["truth"] = super::detect_truth::report(out.path(), file, &replay.observations, &replay.decisions, truth)?;
+    }
     std::fs::write(out.join("summary.json"), serde_json::to_string_pretty(&summary).expect("json") + "\n")
         .map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", out.join("summary.json").display())))?;
     if replay.decisions.is_empty() {
@@ -255,7 +266,7 @@ mod tests {
     use crate::cmd::tracegen::{self, Bottleneck, TracegenArgs};
 
     fn detect(input: PathBuf, detector: DetectorKind, out: PathBuf) -> Result<(), CliError> {
-        run(DetectArgs { input: Some(input), pcap: Default::default(), detector, params: vec![], out })
+        run(DetectArgs { input: Some(input), pcap: Default::default(), detector, params: vec![], truth: None, out })
     }
 
     #[test]

@@ -72,3 +72,17 @@ pub fn reproduce_quick(paper: &str, out: &Scratch) -> Value {
     assert!(o.status.success(), "reproduce {paper} failed: {}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("summary.json")).expect("summary.json is JSON")
 }
+
+/// The verdict that opens report.md has `claims` rows for `paper`, before the paper's first
+/// section, each measured and judged, and each that differs says why.
+pub fn assert_verdict(report: &str, paper: &str, claims: usize, first_section: &str) {
+    let verdict = report.find("## Verdict").expect("a verdict section");
+    assert!(verdict < report.find(first_section).expect("the paper's first section"), "the verdict comes first");
+    let prefix = format!("| {paper} |");
+    let rows: Vec<Vec<&str>> = report[verdict..].lines().filter(|l| l.starts_with(&prefix)).map(|l| l.split(" | ").collect()).collect();
+    assert_eq!(rows.len(), claims, "{rows:?}");
+    for r in &rows {
+        assert!(["agrees", "differs"].contains(&r[4]), "{r:?}");
+        assert!(r[4] != "differs" || r[5].trim_end_matches(" |").len() > 20, "a differing claim says why: {r:?}");
+    }
+}

@@ -6,6 +6,8 @@ pub mod detect;
 #[path = "../../../cli/src/cmd/detect_pcap.rs"]
 #[allow(dead_code)]
 pub mod detect_pcap;
+#[path = "../../../cli/src/cmd/detect_truth.rs"]
+pub mod detect_truth;
 #[path = "../../../cli/src/cmd/trace_csv.rs"]
 #[allow(dead_code)]
 pub mod trace_csv;

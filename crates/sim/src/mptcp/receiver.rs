@@ -77,7 +77,7 @@ impl SbdReceiver {
                 for (g, &d) in self.groups.iter_mut().zip(&d.groups) {
                     *g = if d == 0 { GROUP_NOT_CONGESTED } else { d.min(98) as u8 };
                 }
-                report(self.report, self.decisions.len() as u64, &mut self.groups);
+                report(self.report, self.filter.decisions_made(), &mut self.groups);
             }
         }
         if loss {

@@ -108,6 +108,20 @@ impl Simulation {
         self.mptcp.conns[c.0 as usize].sbd.as_ref().map_or(&[], |s| &s.decisions)
     }
 
+    /// Takes the detector's observations and decisions recorded so far out of the
+    /// simulation (as `mptcp_observations` and `mptcp_decisions` list them), so that a driver
+    /// can write them out as the run goes: these logs are output and grow with the run's
+    /// length, everything else a connection holds is bounded (BENCHMARKS.md, "Memory over
+    /// long runs").
+    pub fn take_mptcp_records(&mut self, c: MptcpId) -> (Vec<GroupingRecord>, Vec<GroupingRecord>) {
+        let conn = &mut self.mptcp.conns[c.0 as usize];
+        match (&mut conn.sbd, &mut conn.data.coupler) {
+            (Some(s), _) => (std::mem::take(&mut s.observations), std::mem::take(&mut s.decisions)),
+            (None, Coupler::Tr(t)) => (std::mem::take(&mut t.observations), Vec::new()),
+            _ => (Vec::new(), Vec::new()),
+        }
+    }
+
     /// Data-level bytes delivered in order so far (whole run), for tests.
     pub fn mptcp_data_delivered(&self, c: MptcpId) -> (u64, u64) {
         let conn = &self.mptcp.conns[c.0 as usize];

@@ -4,6 +4,7 @@
 
 mod growth;
 mod testbed;
+mod verdict;
 
 use crate::job::{Job, Results};
 use crate::{Options, Paper, PaperOut};

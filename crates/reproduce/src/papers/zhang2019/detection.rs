@@ -270,7 +270,9 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
     for (key, name) in [("sb_tr", "dumbbell_tr_shared_rate"), ("sb_ssc_observations", "dumbbell_ssc_shared_rate"), ("nsb_tr", "dumbbell_tr_false_rate"), ("nsb_ssc_observations", "dumbbell_ssc_false_rate")] {
         out.key(name, stats::mean(sums.get(key).map_or(&[][..], |v| &v[..])));
     }
-    out.key("dumbbell_tr_first_share", (tr_first_wins.1 > 0).then(|| tr_first_wins.0 as f64 / tr_first_wins.1 as f64));
+    let tr_first = (tr_first_wins.1 > 0).then(|| tr_first_wins.0 as f64 / tr_first_wins.1 as f64);
+    out.key("dumbbell_tr_first_share", tr_first);
+    super::verdict::tr_first(out, tr_first);
     out.para(&format!(
         "S2 reports (Figure 7, as intervals; `dumbbell_intervals.csv` has ours for the first cross pair) that both methods detect the shared bottleneck in most cases, SSC fails in E3-2, TR's positives are sparser than SSC's, and TR flags the bottleneck first in 13 of 16 cases. Here TR's first positive came before SSC's first grouping observation in {} of {} shared runs.",
         tr_first_wins.0, tr_first_wins.1

@@ -9,6 +9,7 @@ mod coupling;
 mod detection;
 mod nsb;
 mod topo2;
+mod verdict;
 
 use crate::job::{Job, Results};
 use crate::papers::seeds::values_of;
@@ -106,6 +107,7 @@ impl Paper for Zhang2019 {
         );
         out.key("topo1_jain_tr_mean", stats::mean(&means[0]));
         out.key("topo1_jain_ssc_mean", stats::mean(&means[1]));
+        verdict::table3(out, stats::mean(&means[0]), stats::mean(&means[1]), &TABLE3.map(|e| e.jain));
         out.para("S2 finds TR-LIA slightly fairer than SSC-LIA because TR flags the shared bottleneck sooner. The index is insensitive near 1: J = 0.99 still allows the session 1.2 times the mean TCP rate, so the session's rate over the mean TCP rate is given beside it, with the share of TR's evaluations and of SSC's filtered decisions that put the two subflows in one group (the truth here). Where SSC never groups them, SSC-LIA stays uncoupled and takes about twice a TCP flow's rate; the RFC 8382 statistics read L2 as no bottleneck at all in E1 and E2 (E1, seed 1: every subflow in group 0 in every observation, with L2 90 % busy and 48 of its 200 packets queued on average): its buffer, 12 ms at L2's rate, is short against base RTTs of 80 and 160 ms, so the queue drains after losses and the one-way delay lacks the negative skew of a standing queue (as in Table 2's E4 below). Where the detector does group them, the session still takes more than one TCP flow's rate: LIA itself does at a tail-drop bottleneck, where drops fall on growing windows and LIA's subflows, growing a quarter packet per RTT against TCP's one, are halved less often per packet (docs/mptcp.md, \"LIA above one TCP at a tail-drop bottleneck\"; with RED it takes about one share).");
         topo2::report(opts, results, out);
         nsb::report(opts, results, out);

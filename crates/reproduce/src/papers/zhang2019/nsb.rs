@@ -154,6 +154,7 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) {
     for ((_, short, _), m) in SCHEMES.iter().zip(&means) {
         out.key(&format!("nsb_ratio_r_{short}_mean"), stats::mean(m));
     }
+    super::verdict::eq20(out, stats::mean(&means[0]), stats::mean(&means[1]));
     out.para(&comparison(&SCHEMES.iter().map(|(_, short, _)| *short).zip(means.iter().map(|m| stats::mean(m))).collect::<Vec<_>>()));
 }
 

@@ -116,4 +116,5 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) {
     );
     out.key("topo2_jain_tr_mean", stats::mean(&means[0]));
     out.key("topo2_jain_ssc_mean", stats::mean(&means[1]));
+    super::verdict::table4(out, stats::mean(&means[0]), stats::mean(&means[1]), &TABLE4.map(|e| e.jain));
 }
