@@ -5,11 +5,12 @@ the simulator, on the files of scenarios/kernel/: every controller K times on th
 ranges, written as the table of docs/kernel.md between its markers.
 
     sudo python3 scripts/kernel_measure.py [--bin target/release/pathpool] [--out out/kernel]
-                                            [--repeat 3] [--doc docs/kernel.md]
+                                            [--repeat 3] [--doc docs/kernel.md] [--s0]
 
 MPTCP-SBD runs on the kernel with `pathpool kernel sbd` (the SBD daemon) beside the testbed;
-its log of group changes is kept under OUT/real/CASE-mptcp-sbd/sbd.log. Finished runs are
-reused (delete OUT to start over).
+its log of group changes is kept under OUT/real/CASE-mptcp-sbd/sbd.log and its RTT samples in
+samples.csv beside it (`pathpool detect --input` reads them). Finished runs are reused (delete
+OUT to start over).
 """
 import argparse
 import csv
@@ -24,11 +25,26 @@ import time
 from doc_table import write_between
 
 CASES = [
-    ("shared", ["uncoupled", "lia", "olia", "mptcp-sbd"]),
+    ("shared", ["uncoupled", "lia", "olia", "balia", "mptcp-sbd"]),
     ("disjoint", ["uncoupled", "olia", "mptcp-sbd"]),
 ]
 BEGIN = "<!-- kernel-measure:begin (written by scripts/kernel_measure.py) -->"
 END = "<!-- kernel-measure:end -->"
+# --s0: S0's own files with background traffic and three subflows (scenarios/papers/ferlin2016,
+# their MPTCP flow is "mptcp"), OLIA against MPTCP-SBD; a table of their own.
+S0_CASES = [
+    ("nsb-3", ["olia", "mptcp-sbd"]),
+    ("sb-3", ["olia", "mptcp-sbd"]),
+]
+S0_BEGIN = "<!-- kernel-measure-s0:begin (written by scripts/kernel_measure.py --s0) -->"
+S0_END = "<!-- kernel-measure-s0:end -->"
+
+
+def scenario(args, case):
+    """The file of a case and the name of its MPTCP flow."""
+    if args.s0:
+        return f"scenarios/papers/ferlin2016/{case}.toml", "mptcp"
+    return f"scenarios/kernel/{case}.toml", "mp"
 
 
 def run(cmd, **kw):
@@ -54,10 +70,12 @@ def real_runs(args, case, cc):
                     run([args.bin, "kernel", "load"])
                     loaded = True
                 log = open(os.path.join(out, "sbd.log"), "w")
-                daemon = subprocess.Popen([args.bin, "kernel", "sbd"], stdout=log, stderr=subprocess.STDOUT)
+                daemon = subprocess.Popen([args.bin, "kernel", "sbd", "--samples", os.path.join(out, "samples.csv")],
+                                          stdout=log, stderr=subprocess.STDOUT)
                 time.sleep(0.5)
-            run([args.bin, "testbed", "run", f"scenarios/kernel/{case}.toml", "--out", out,
-                 "--set", f"flows.mp.cc={cc}", "--repeat", str(args.repeat)])
+            path, flow = scenario(args, case)
+            run([args.bin, "testbed", "run", path, "--out", out,
+                 "--set", f"flows.{flow}.cc={cc}", "--repeat", str(args.repeat)])
         finally:
             if daemon:
                 daemon.send_signal(signal.SIGINT)
@@ -77,7 +95,7 @@ def sim_runs(args, case, cc):
         out = os.path.join(args.out, "sim", f"{case}-{cc}-seed{seed}")
         summary = os.path.join(out, "summary.json")
         if not os.path.exists(summary):
-            run([args.bin, "run", f"scenarios/kernel/{case}.toml", "--out", out, "--cc", cc,
+            run([args.bin, "run", scenario(args, case)[0], "--out", out, "--cc", cc,
                  "--seed", str(seed)], stdout=subprocess.DEVNULL)
         with open(summary) as f:
             values.append(float(json.load(f)["sum_ratio"]))
@@ -85,11 +103,12 @@ def sim_runs(args, case, cc):
 
 
 def sbd_decisions(args, case):
-    """(decisions that separate the two subflows, all decisions) from the daemon's log."""
+    """(decisions that separate every subflow, that group them all together, all decisions) from
+    the daemon's log."""
     path = os.path.join(args.out, "real", f"{case}-mptcp-sbd", "sbd.log")
     if not os.path.exists(path):
         return None
-    sep = total = 0
+    sep = together = total = 0
     with open(path) as f:
         for line in f:
             if " decision " not in line:
@@ -98,7 +117,25 @@ def sbd_decisions(args, case):
             if len(groups) >= 2:
                 total += 1
                 sep += len(set(groups)) == len(groups) and "0" not in groups
-    return sep, total
+                together += len(set(groups)) == 1 and "0" not in groups
+    return sep, together, total
+
+
+def s0_table(args):
+    """OLIA and MPTCP-SBD on S0's files: sum ratios and the daemon's decisions."""
+    lines = [
+        f"| scenario | controller | kernel: sum ratio, median [min, max] of {args.repeat} | "
+        f"simulator: median [min, max] of {args.repeat} seeds | the daemon's decisions: all subflows apart / all together / all |",
+        "|---|---|---|---|---|",
+    ]
+    for case, ccs in S0_CASES:
+        if case not in args.s0_cases.split(","):
+            continue
+        for cc in ccs:
+            real, sim = real_runs(args, case, cc), sim_runs(args, case, cc)
+            d = sbd_decisions(args, case) if cc == "mptcp-sbd" else None
+            lines.append(f"| {case} | {cc} | {fmt(real)} | {fmt(sim)} | {f'{d[0]} / {d[1]} / {d[2]}' if d else ''} |")
+    return "\n".join(lines)
 
 
 def fmt(values):
@@ -111,9 +148,18 @@ def main():
     p.add_argument("--out", default="out/kernel")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--doc", default="docs/kernel.md")
+    p.add_argument("--s0", action="store_true", help="S0's three-subflow files instead (OUT/s0 by default)")
+    p.add_argument("--s0-cases", default=",".join(c for c, _ in S0_CASES), help="which of them (comma-separated)")
     args = p.parse_args()
     if os.geteuid() != 0:
         sys.exit("kernel_measure.py needs root (the testbed and the BPF controllers)")
+    if args.s0:
+        if args.out == "out/kernel":
+            args.out = "out/kernel/s0"
+        table = s0_table(args)
+        print(table)
+        write_between(args.doc, S0_BEGIN, S0_END, table)
+        return
     rows, med = [], {}
     for case, ccs in CASES:
         for cc in ccs:
@@ -137,7 +183,7 @@ def main():
     for case, _ in CASES:
         d = sbd_decisions(args, case)
         if d:
-            lines.append(f"The SBD daemon's decisions on the kernel, {case}: {d[0]} of {d[1]} separate "
+            lines.append(f"The SBD daemon's decisions on the kernel, {case}: {d[0]} of {d[2]} separate "
                          f"the two subflows (all {args.repeat} runs).")
     table = "\n".join(lines)
     print(table)

@@ -349,7 +349,7 @@ static __always_inline __u32 pp_ssthresh_of(struct sock *sk, __u32 algo)
 	set.n = n;
 	/* Linux's Reno uses the window for the flight size at this point (tcp_reno_ssthresh). */
 	__u64 flight = (__u64)tp->snd_cwnd << PP_WSHIFT;
-	__u64 min = (n >= 2 ? 1ULL : 2ULL) << PP_WSHIFT;
+	__u64 min = PP_MIN_SSTHRESH << PP_WSHIFT;
 	__u64 ss = algo == PP_BALIA ? pp_g_balia_ssthresh(&set, flight, min) : pp_ssthresh(flight, min);
 	ss >>= PP_WSHIFT;
 	return ss < 1 ? 1 : (__u32)ss;

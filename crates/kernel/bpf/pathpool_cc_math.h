@@ -205,6 +205,13 @@ static __always_inline pp_u64 pp_balia_inc(const struct pp_path *p, unsigned n, 
 	return ((a * b) / (10 * w)) >> 4;         /* Q30 + Q24 - Q20 (w) = Q34 */
 }
 
+/* The kernel controllers' ssthresh floor, segments: Linux's tcp_reno_ssthresh, which the
+ * out-of-tree mptcp_olia and mptcp_coupled modules used. OLIA-05 §3 and S0 allow 1 segment
+ * with >= 2 subflows (pathpool-cc's default), but on upstream MPTCP a 1-segment subflow holds
+ * the data sequence back (docs/kernel.md, "Why the floor is 2 segments"). The differential
+ * test runs pathpool-cc with MinSsthresh::Fixed(2.0) to match. */
+#define PP_MIN_SSTHRESH 2ULL
+
 /* ssthresh after a loss (RFC 5681 eq. 4): max(flight / 2, min), windows Q20. */
 static __always_inline pp_u64 pp_ssthresh(pp_u64 flight, pp_u64 min)
 {

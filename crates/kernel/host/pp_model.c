@@ -1,8 +1,8 @@
 /* Host build of the BPF controllers' arithmetic for the differential test
  * (crates/kernel/tests/differential.rs): one connection whose event handling mirrors
- * pathpool-cc's Connection (crates/cc/src/connection.rs, default WindowConfig: initial
- * window 10, `cwnd < ssthresh` slow start, increases per acknowledged segment, ssthresh floor
- * 1 when coupled over >= 2 subflows else 2), and whose every window computation is the one in
+ * pathpool-cc's Connection (crates/cc/src/connection.rs: initial window 10, `cwnd < ssthresh`
+ * slow start, increases per acknowledged segment, and the kernel's ssthresh floor of 2
+ * segments, MinSsthresh::Fixed(2.0) there), and whose every window computation is the one in
  * pathpool_cc_math.h that the BPF programs run. Windows are Q30 segments here; the kernel keeps
  * the integer part in snd_cwnd and the fraction in the controller's private area. */
 #include <stdlib.h>
@@ -141,7 +141,7 @@ static pp_u64 congestion_event(struct pp_model *m, unsigned me, pp_u64 flight_w,
 	unsigned pos = 0;
 	pp_u64 set;
 	unsigned n = coupling_set(m, me, mask, p, &pos, &set);
-	pp_u64 min = (n >= 2 ? 1ULL : 2ULL) << PP_WSHIFT;
+	pp_u64 min = PP_MIN_SSTHRESH << PP_WSHIFT;
 	m->lia_stale = 1;
 	if (m->algo == PP_OLIA && m->s[me].l2) {
 		m->s[me].l1 = m->s[me].l2;

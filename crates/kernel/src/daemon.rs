@@ -40,8 +40,10 @@ fn describe(groups: &[(u32, u32)]) -> String {
     groups.iter().map(|(i, g)| format!("sf{i}:{g}")).collect::<Vec<_>>().join(" ")
 }
 
-/// Runs until SIGINT/SIGTERM (or `max` has passed); logs to `log`.
-pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>) -> Result<SbdRun, String> {
+/// Runs until SIGINT/SIGTERM (or `max` has passed); logs to `log`. With `samples`, every RTT
+/// sample is also written there as a trace CSV (`flow,ack_time_us,rtt_us`, flow =
+/// `TOKEN.sfID`, time on CLOCK_MONOTONIC), the round-trip form of `pathpool detect --input`.
+pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Write>>) -> Result<SbdRun, String> {
     let registered = crate::registered();
     if !registered.iter().any(|n| n == CONTROLLERS[3]) {
         return Err("pathpool_sbd is not registered (`pathpool kernel load` first)".into());
@@ -55,9 +57,13 @@ pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>) -> Result<SbdRun, Str
     let state: Rc<RefCell<ConnGroups>> = Rc::default();
     let pending: Rc<RefCell<Vec<GroupDecision>>> = Rc::default();
     let stats = Rc::new(RefCell::new(SbdRun::default()));
+    let samples: Rc<RefCell<Option<Box<dyn Write>>>> = Rc::new(RefCell::new(samples));
+    if let Some(w) = samples.borrow_mut().as_mut() {
+        writeln!(w, "flow,ack_time_us,rtt_us").map_err(|e| format!("writing the samples: {e}"))?;
+    }
     let mut builder = RingBufferBuilder::new();
     {
-        let (state, pending, stats) = (state.clone(), pending.clone(), stats.clone());
+        let (state, pending, stats, trace) = (state.clone(), pending.clone(), stats.clone(), samples.clone());
         builder
             .add(&ring, move |b: &[u8]| {
                 // struct pp_rtt_sample: u64 ts_ns, u32 token, subflow_id, rtt_us, lost
@@ -67,6 +73,9 @@ pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>) -> Result<SbdRun, Str
                 let u32_at = |at: usize| u32::from_ne_bytes(b[at..at + 4].try_into().expect("4 bytes"));
                 let ts = u64::from_ne_bytes(b[0..8].try_into().expect("8 bytes"));
                 stats.borrow_mut().samples += 1;
+                if let Some(w) = trace.borrow_mut().as_mut() {
+                    writeln!(w, "{:08x}.sf{},{},{}", u32_at(8), u32_at(12), ts / 1000, u32_at(16)).ok();
+                }
                 state.borrow_mut().on_sample(u32_at(8), u32_at(12), ts, u32_at(16), &mut pending.borrow_mut());
                 0
             })
@@ -112,6 +121,9 @@ pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>) -> Result<SbdRun, Str
             }
         }
         log.flush().ok();
+        if let Some(w) = samples.borrow_mut().as_mut() {
+            w.flush().ok();
+        }
     }
     let s = stats.borrow().clone();
     writeln!(log, "{} sbd daemon: stopped after {} samples, {} decisions, {} group changes, {} connections forgotten",

@@ -36,6 +36,10 @@ impl Guard {
     }
 }
 
-pub fn run_sbd(_log: &mut dyn std::io::Write, _max: Option<std::time::Duration>) -> Result<SbdRun, String> {
+pub fn run_sbd(
+    _log: &mut dyn std::io::Write,
+    _max: Option<std::time::Duration>,
+    _samples: Option<Box<dyn std::io::Write>>,
+) -> Result<SbdRun, String> {
     Err(WHY.into())
 }

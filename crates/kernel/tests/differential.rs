@@ -6,7 +6,7 @@
 //! docs/kernel.md, "One arithmetic, two homes", explains the bound:
 //! `cargo test --release -p pathpool-kernel --test differential -- --nocapture` prints the table.
 
-use pathpool_cc::{AckInfo, Balia, Connection, CongestionControl, Lia, Olia, Signal, SubflowSet, WindowConfig};
+use pathpool_cc::{AckInfo, Balia, Connection, CongestionControl, Lia, MinSsthresh, Olia, Signal, SubflowSet, WindowConfig};
 use pathpool_kernel::model::{Algo, Model};
 
 /// xorshift64*: a fixed, dependency-free generator so the sequences are the same everywhere.
@@ -58,7 +58,9 @@ struct Diff {
 
 fn run<A: CongestionControl>(algo: A, which: Algo, case: &Case, seed: u64) -> Diff {
     let n = case.rtts_us.len();
-    let mut rust = Connection::new(algo, WindowConfig::default(), n);
+    // The kernel controllers floor ssthresh at 2 segments (pathpool_cc_math.h PP_MIN_SSTHRESH).
+    let window = WindowConfig { min_ssthresh: MinSsthresh::Fixed(2.0), ..WindowConfig::default() };
+    let mut rust = Connection::new(algo, window, n);
     let mut c = Model::new(which, n).expect("1..=8 subflows");
     if !case.groups.is_empty() {
         for i in 0..n {

@@ -31,7 +31,9 @@ pub struct TcpSettings {
 #[derive(Clone, Debug)]
 pub enum Checked {
     Tcp { tcp: TcpSettings, traffic: TcpTraffic },
-    Mptcp { tcp: TcpSettings, subflows: usize },
+    /// `receive_buffer`: the connection's receive buffer in bytes (scenario packets times
+    /// packet_size), set with SO_RCVBUFFORCE on the receiver's listening socket.
+    Mptcp { tcp: TcpSettings, subflows: usize, receive_buffer: Option<u64> },
     Udp { packet_size: u64, pattern: UdpPattern },
 }
 
@@ -119,9 +121,6 @@ pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
                 if m.scheduler != pathpool_scenario::schema::Scheduler::LowestRtt {
                     return Err(refuse("scheduler", "Linux MPTCP has only its default scheduler (lowest RTT first): use \"lowest-rtt\"".into()));
                 }
-                if m.receive_buffer.is_some() {
-                    return Err(refuse("receive_buffer", "the testbed uses Linux's own receive buffer sizing".into()));
-                }
                 if m.subflows.len() > 8 {
                     return Err(refuse("subflows", format!("Linux MPTCP allows at most 8 subflows, got {}", m.subflows.len())));
                 }
@@ -131,7 +130,14 @@ pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
                         format!("connections \"{other}\" and \"{}\" both start at node \"{sender_node}\"; Linux's path manager adds the same subflows to every connection of a node, so the testbed runs one multipath connection per sender node", flow.name),
                     ));
                 }
-                Checked::Mptcp { tcp, subflows: m.subflows.len() }
+                // Bytes, within what SO_RCVBUFFORCE takes (an int, which Linux doubles).
+                let receive_buffer = match m.receive_buffer.map(|p| p.saturating_mul(tcp.packet_size)) {
+                    Some(b) if b > (i32::MAX / 2) as u64 => {
+                        return Err(refuse("receive_buffer", format!("at most {} packets of {} B on the testbed (Linux's socket buffer limit), got {}", (i32::MAX / 2) as u64 / tcp.packet_size, tcp.packet_size, b / tcp.packet_size)));
+                    }
+                    b => b,
+                };
+                Checked::Mptcp { tcp, subflows: m.subflows.len(), receive_buffer }
             }
             FlowKind::Udp(u) => {
                 if u.packet_size < 29 {

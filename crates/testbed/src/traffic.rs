@@ -226,6 +226,11 @@ fn receive(ns: &str, spec: &Checked, dst: Ipv4Addr, stop: &AtomicBool, c: &FlowC
             Some((_, mptcp)) => {
                 let s = Socket::stream(mptcp)?;
                 setsockopt_int(s.0, libc::SOL_SOCKET, libc::SO_REUSEADDR, 1, "SO_REUSEADDR")?;
+                if let Checked::Mptcp { receive_buffer: Some(bytes), .. } = spec {
+                    // Before listen: accepted connections and their subflows inherit it, and the
+                    // window scale is chosen from it. FORCE passes net.core.rmem_max (global).
+                    setsockopt_int(s.0, libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, *bytes as libc::c_int, "SO_RCVBUFFORCE")?;
+                }
                 s.bind(addr)?;
                 // SAFETY: s.0 is a bound stream socket.
                 if unsafe { libc::listen(s.0, 4) } != 0 {

@@ -135,6 +135,12 @@ buffer = 50
         (Err(why), Err(e)) => assert!(e.to_string().contains("flows.mp.cc") && e.to_string().contains(&why), "{e}"),
         (b, c) => panic!("buildable {b:?} but check {:?}", c.map(|_| ())),
     }
+    // receive_buffer runs (SO_RCVBUFFORCE) up to what Linux's socket buffers take.
+    let rcvbuf = |packets: u64| format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"uncoupled\"\nreceive_buffer = {packets}\n");
+    let l = pathpool_scenario::load_str("ok.toml", &rcvbuf(200), &[]).unwrap();
+    assert!(pathpool_testbed::run::check(&l).is_ok(), "a receive buffer of 200 packets runs");
+    let huge = refusal(&rcvbuf(1 << 30));
+    assert!(huge.contains("flows.mp.receive_buffer") && huge.contains("at most"), "{huge}");
     let sack = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nrecovery = \"sack\"\n[[flows]]\nname = \"g\"\nroute = [\"a\", \"b\"]\n", LINK));
     assert!(sack.contains("flows.g.recovery") && sack.contains("SACK"), "{sack}");
     let logs = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nlog_delays = true\n", LINK));

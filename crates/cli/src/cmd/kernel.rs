@@ -21,6 +21,10 @@ pub enum KernelWhat {
         /// Stop after this many seconds.
         #[arg(long, value_name = "S")]
         seconds: Option<f64>,
+        /// Also write every RTT sample to this trace CSV (`flow,ack_time_us,rtt_us`, one flow
+        /// per subflow): the round-trip form `pathpool detect --input` reads.
+        #[arg(long, value_name = "FILE")]
+        samples: Option<std::path::PathBuf>,
     },
 }
 
@@ -38,12 +42,18 @@ pub fn run(what: KernelWhat) -> Result<(), CliError> {
                 println!("unregistered: {}", names.join(" "));
             }
         }
-        KernelWhat::Sbd { seconds } => {
+        KernelWhat::Sbd { seconds, samples } => {
             if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
                 return Err(CliError::usage("--seconds: expected a positive number of seconds"));
             }
             let max = seconds.map(std::time::Duration::from_secs_f64);
-            pathpool_kernel::run_sbd(&mut std::io::stdout(), max).map_err(CliError::runtime)?;
+            let trace: Option<Box<dyn std::io::Write>> = match &samples {
+                Some(p) => Some(Box::new(std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| {
+                    CliError::runtime(format!("--samples {}: cannot create it: {e}", p.display()))
+                })?))),
+                None => None,
+            };
+            pathpool_kernel::run_sbd(&mut std::io::stdout(), max, trace).map_err(CliError::runtime)?;
         }
         KernelWhat::Status => {
             let s = pathpool_kernel::status().map_err(CliError::runtime)?;
