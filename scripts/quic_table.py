@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Runs docs/quic.md's measurements (`pathpool quic run`, loopback, no root) and writes the
-table between the markers of docs/quic.md: per case the median and range over the repeats.
+"""Runs docs/quic.md's measurements and writes a table between markers of docs/quic.md: per
+case the median and range over the repeats. Without --netns: `pathpool quic run` (loopback, no
+root), shared and disjoint bottlenecks; with --netns: `pathpool quic netns` (root, two network
+namespaces joined by two shaped links), disjoint bottlenecks.
 
   python3 scripts/quic_table.py --bin target/release/pathpool --out out/quic --repeat 3 --doc docs/quic.md
+  sudo python3 scripts/quic_table.py --netns --bin target/release/pathpool --out out/quic-netns --repeat 3 --doc docs/quic.md
 
 Runs already in --out are reused (delete the folder to measure again)."""
 
@@ -12,14 +15,20 @@ CASES = [  # (topology, cc)
     ("shared", "uncoupled"), ("shared", "lia"), ("shared", "olia"), ("shared", "olia-sbd"),
     ("disjoint", "uncoupled"), ("disjoint", "lia"), ("disjoint", "olia"), ("disjoint", "olia-sbd"),
 ]
-BEGIN, END = "<!-- quic_table.py begin -->", "<!-- quic_table.py end -->"
+NETNS_CASES = [("disjoint", "uncoupled"), ("disjoint", "olia"), ("disjoint", "olia-sbd")]
+
+
+def markers(netns):
+    tag = "quic_table.py netns" if netns else "quic_table.py"
+    return f"<!-- {tag} begin -->", f"<!-- {tag} end -->"
 
 
 def run(args, topo, cc, k):
     out = os.path.join(args.out, f"{topo}-{cc}-{k}")
     path = os.path.join(out, "summary.json")
     if not os.path.exists(path):
-        cmd = [args.bin, "quic", "run", "--topology", topo, "--cc", cc, "--duration", str(args.duration),
+        how = ["netns"] if args.netns else ["run", "--topology", topo]
+        cmd = [args.bin, "quic", *how, "--cc", cc, "--duration", str(args.duration),
                "--warmup", str(args.warmup), "--out", out]
         print(" ".join(cmd), file=sys.stderr, flush=True)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -28,13 +37,15 @@ def run(args, topo, cc, k):
 
 
 def decisions(out):
-    """Share of the detector's decisions after the warm-up that group both paths together."""
+    """Shares of the detector's decisions that group both paths together, and that put them in
+    two different bottleneck groups (neither 0, "not bottlenecked")."""
     rows = [l.strip().split(",") for l in open(os.path.join(out, "decisions.csv")).readlines()[1:]]
     groups = [r[1].split() for r in rows if r and len(r) > 1]
     if not groups:
         return None
     shared = sum(1 for g in groups if g[0] != "0" and g[0] == g[1])
-    return shared / len(groups), len(groups)
+    apart = sum(1 for g in groups if "0" not in g[:2] and g[0] != g[1])
+    return shared / len(groups), len(groups), apart / len(groups)
 
 
 def fmt(xs, digits=2):
@@ -52,11 +63,12 @@ def main():
     p.add_argument("--duration", type=float, default=30.0)
     p.add_argument("--warmup", type=float, default=10.0)
     p.add_argument("--doc", default=None)
+    p.add_argument("--netns", action="store_true", help="`pathpool quic netns` (root), disjoint bottlenecks")
     args = p.parse_args()
-    lines = ["| bottlenecks | multipath cc | multipath / single-path flow | multipath Mb/s | single-path Mb/s (mean) | decisions grouping both paths | utilization |",
-             "|---|---|---|---|---|---|---|"]
-    for topo, cc in CASES:
-        ratio, mp, sp, grouped, util = [], [], [], [], []
+    lines = ["| bottlenecks | multipath cc | multipath / single-path flow | multipath Mb/s | single-path Mb/s (mean) | decisions grouping both paths | decisions separating the paths | ACK delay, mean µs (share > 1 ms) | utilization |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for topo, cc in (NETNS_CASES if args.netns else CASES):
+        ratio, mp, sp, grouped, apart, util, ackd, ack1 = [], [], [], [], [], [], [], []
         for k in range(1, args.repeat + 1):
             s, out = run(args, topo, cc, k)
             ratio.append(s.get("quic.mp_over_single_path"))
@@ -65,16 +77,21 @@ def main():
             sp.append(sum(sps) / len(sps))
             utils = [v for key, v in s.items() if key.startswith("link.") and key.endswith(".utilization")]
             util.append(sum(utils) / len(utils))
+            ackd.append(s.get("flow.mpquic.ack_delay_mean_us"))
+            ack1.append(s.get("flow.mpquic.ack_delay_over_1ms_share"))
             if cc == "olia-sbd":
                 d = decisions(out)
                 grouped.append(d[0] if d else None)
-        g = fmt(grouped) if cc == "olia-sbd" else ""
-        lines.append(f"| {topo} | {cc} | {fmt(ratio)} | {fmt(mp)} | {fmt(sp)} | {g} | {fmt(util)} |")
+                apart.append(d[2] if d else None)
+        g, a = (fmt(grouped), fmt(apart)) if cc == "olia-sbd" else ("", "")
+        ack = f"{fmt(ackd, 0)} ({fmt(ack1, 3)})"
+        lines.append(f"| {topo} | {cc} | {fmt(ratio)} | {fmt(mp)} | {fmt(sp)} | {g} | {a} | {ack} | {fmt(util)} |")
     table = "\n".join(lines)
     print(table)
     if args.doc:
         text = open(args.doc).read()
-        a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
+        begin, end = markers(args.netns)
+        a, b = text.index(begin) + len(begin), text.index(end)
         open(args.doc, "w").write(text[:a] + "\n" + table + "\n" + text[b:])
 
 

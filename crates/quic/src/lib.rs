@@ -35,6 +35,6 @@ mod sbd;
 mod shared;
 
 pub use name::QuicCc;
-pub use path_cc::{CoupledFactory, PathCc, PathSnapshot};
+pub use path_cc::{AckDelayStats, CoupledFactory, PathCc, PathSnapshot};
 pub use sbd::{coupling_sets, SbdDecision};
 pub use shared::SLOTS;

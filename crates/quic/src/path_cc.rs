@@ -24,7 +24,7 @@ use crate::shared::{Shared, SLOTS};
 use pathpool_cc::{AckInfo, CcConfig, Signal};
 use std::any::Any;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use noq::congestion::{Controller, ControllerFactory, ControllerMetrics};
 
@@ -47,6 +47,11 @@ pub struct PathCc {
     /// send time of its largest packet number.
     batch_bytes: u64,
     batch_largest: Option<(u64, Instant)>,
+    /// For the ACK delay noq subtracts (see `AckDelayStats`): noq's smoothed RTT as the
+    /// current batch began, the previous batch's raw sample, and whether a batch is open.
+    seen_smoothed: Option<Duration>,
+    last_raw_ns: Option<u64>,
+    in_batch: bool,
 }
 
 impl PathCc {
@@ -64,7 +69,7 @@ impl PathCc {
                 (Arc::new(Mutex::new(own)), slot)
             }
         };
-        PathCc { shared, slot, mtu: mtu.max(1) as u64, initial_cwnd, recovery_start: None, batch_bytes: 0, batch_largest: None }
+        PathCc { shared, slot, mtu: mtu.max(1) as u64, initial_cwnd, recovery_start: None, batch_bytes: 0, batch_largest: None, seen_smoothed: None, last_raw_ns: None, in_batch: false }
     }
 
     /// The slot of this path in the connection's state (paths are numbered in build order).
@@ -134,6 +139,26 @@ impl PathCc {
     }
 }
 
+impl PathCc {
+    /// noq updates its RTT estimator after `on_end_acks`, with the previous batch's sample
+    /// less the ACK delay the peer reported (RFC 9002 §5.3: `smoothed = 7/8 smoothed + 1/8
+    /// adjusted`), and hands the estimator to the next batch's `on_ack`. So the change of the
+    /// smoothed RTT gives `adjusted`, and the raw sample less it the ACK delay noq applied:
+    /// a diagnostic only (the controller's RTT samples stay raw), exact to a few ns.
+    fn infer_ack_delay(&mut self, smoothed: Duration) {
+        let before = self.seen_smoothed.replace(smoothed);
+        let (Some(before), Some(raw)) = (before, self.last_raw_ns) else { return };
+        if before == smoothed {
+            return; // the previous batch gave noq no RTT sample
+        }
+        let adjusted = 8 * smoothed.as_nanos() as i128 - 7 * before.as_nanos() as i128;
+        let delay = raw as i128 - adjusted;
+        if (0..=raw as i128).contains(&delay) {
+            lock(&self.shared).ack_delay[self.slot].add(delay as u64);
+        }
+    }
+}
+
 impl Drop for PathCc {
     fn drop(&mut self) {
         lock(&self.shared).release(self.slot);
@@ -145,11 +170,17 @@ impl Controller for PathCc {
         lock(&self.shared).on_sent(self.slot, now);
     }
 
-    fn on_ack(&mut self, _now: Instant, sent: Instant, bytes: u64, pn: u64, _app_limited: bool, _rtt: &noq_proto::RttEstimator) {
+    fn on_ack(&mut self, _now: Instant, sent: Instant, bytes: u64, pn: u64, _app_limited: bool, rtt: &noq_proto::RttEstimator) {
+        if !self.in_batch {
+            self.in_batch = true;
+            self.infer_ack_delay(rtt.get());
+        }
         self.on_packet_acked(sent, bytes, pn);
     }
 
     fn on_end_acks(&mut self, now: Instant, _in_flight: u64, app_limited: bool, _largest: Option<u64>) {
+        self.in_batch = false;
+        self.last_raw_ns = self.batch_largest.map(|(_, sent)| now.saturating_duration_since(sent).as_nanos() as u64);
         self.on_batch_end(now, app_limited);
     }
 
@@ -210,6 +241,36 @@ pub struct PathSnapshot {
     /// Time between the last acknowledgement of the path's data and its latest packet sent
     /// since (0 while the path is answered): a dead path's grows without bound.
     pub unanswered_ns: u64,
+    /// The ACK delays the peer reported, as noq's RTT estimator subtracted them (a
+    /// diagnostic: the RTT samples this controller uses include them).
+    pub ack_delay: AckDelayStats,
+}
+
+/// Summary of the ACK delays noq subtracted from a path's RTT samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AckDelayStats {
+    pub samples: u64,
+    pub sum_ns: u64,
+    pub max_ns: u64,
+    /// Samples above 1 ms.
+    pub over_1ms: u64,
+}
+
+impl AckDelayStats {
+    pub(crate) fn add(&mut self, ns: u64) {
+        self.samples += 1;
+        self.sum_ns = self.sum_ns.saturating_add(ns);
+        self.max_ns = self.max_ns.max(ns);
+        self.over_1ms += u64::from(ns > 1_000_000);
+    }
+
+    /// Adds another path's counts.
+    pub fn merge(&mut self, o: &AckDelayStats) {
+        self.samples += o.samples;
+        self.sum_ns = self.sum_ns.saturating_add(o.sum_ns);
+        self.max_ns = self.max_ns.max(o.max_ns);
+        self.over_1ms += o.over_1ms;
+    }
 }
 
 /// Builds the per-path controllers of ONE connection: they share one coupled state. Give each
@@ -254,6 +315,7 @@ impl CoupledFactory {
                     in_recovery: s.cc.in_recovery(slot),
                     persistent_congestion: s.persistent[slot],
                     unanswered_ns: s.unanswered(slot),
+                    ack_delay: s.ack_delay[slot],
                 }
             })
             .collect()

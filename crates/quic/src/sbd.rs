@@ -9,8 +9,12 @@
 use pathpool_cc::SubflowSet;
 use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
 
-/// Sample thinning per path, as MPTCP-SBD's sender does (`sysctl_mptcp_sbd_sample_spacing`,
-/// the simulator's default): the first sample of each 5 ms slot counts.
+/// Sample thinning per path, at MPTCP-SBD's spacing (`sysctl_mptcp_sbd_sample_spacing`, the
+/// simulator's default): one sample per 5 ms slot. MPTCP-SBD takes a slot's first sample;
+/// here it is the slot's smallest, because on a host the noise in an RTT sample only adds
+/// (ACK delay, a process not scheduled): after a stall the ACKs arrive in a burst, and its
+/// first sample is the most delayed one (docs/quic.md, "SBD for QUIC", measured the
+/// difference). The other samples count as packets without a sample (pkt_loss's denominator).
 const SPACING_NS: u64 = 5_000_000;
 
 /// One decision of the detector: when, and a group per path slot (0 = not bottlenecked).
@@ -25,7 +29,8 @@ pub struct SbdDecision {
 pub(crate) struct SbdCoupler {
     detector: Rfc8382Detector,
     filter: DecisionFilter,
-    next_slot: Vec<u64>,
+    /// Per path: the 5 ms slot being filled and its smallest RTT sample so far.
+    slot_min: Vec<Option<(u64, u64)>>,
     decisions: Vec<SbdDecision>,
     /// Observations made (one per base interval once the statistics are warm).
     pub observations: u64,
@@ -41,7 +46,7 @@ impl SbdCoupler {
         SbdCoupler {
             detector: Rfc8382Detector::new(params, n),
             filter: DecisionFilter::new(FilterParams::default(), n),
-            next_slot: vec![0; n],
+            slot_min: vec![None; n],
             decisions: Vec::new(),
             observations: 0,
         }
@@ -70,11 +75,19 @@ impl SbdCoupler {
     pub fn on_rtt(&mut self, slot: usize, now: u64, rtt_ns: u64, usable: SubflowSet) -> Option<Vec<SubflowSet>> {
         let sets = self.poll(now, usable);
         let slot_no = now / SPACING_NS;
-        if slot_no >= self.next_slot[slot] {
-            self.next_slot[slot] = slot_no + 1;
-            self.detector.on_owd_sample(slot, now, rtt_ns.min(i64::MAX as u64) as i64);
-        } else {
-            self.detector.on_unsampled_packet(slot, now);
+        let rtt = rtt_ns.min(i64::MAX as u64);
+        match self.slot_min[slot] {
+            Some((s, least)) if s == slot_no => {
+                self.slot_min[slot] = Some((s, least.min(rtt)));
+                self.detector.on_unsampled_packet(slot, now);
+            }
+            previous => {
+                // A new slot: the previous slot's smallest sample is the path's sample.
+                if let Some((_, least)) = previous {
+                    self.detector.on_owd_sample(slot, now, least as i64);
+                }
+                self.slot_min[slot] = Some((slot_no, rtt));
+            }
         }
         sets
     }

@@ -3,6 +3,7 @@
 //! taken, the connection's time origin, and the shared bottleneck detector when asked for.
 
 use crate::name::QuicCc;
+use crate::path_cc::AckDelayStats;
 use crate::sbd::{SbdCoupler, SbdDecision};
 use pathpool_cc::{AckInfo, CcConfig, Controller, Nanos, Signal, SubflowSet};
 use std::time::Instant;
@@ -32,6 +33,8 @@ pub(crate) struct Shared {
     pub last_acked: Vec<Option<Nanos>>,
     /// Slots ever claimed (0, 1, ... in build order).
     pub claimed: usize,
+    /// Per slot: the ACK delays noq subtracted from the path's RTT samples.
+    pub ack_delay: Vec<AckDelayStats>,
 }
 
 impl Shared {
@@ -53,6 +56,7 @@ impl Shared {
             origin: None,
             sbd: kind.uses_sbd().then(|| SbdCoupler::new(slots)),
             claimed: 0,
+            ack_delay: vec![AckDelayStats::default(); slots],
         })
     }
 
@@ -65,6 +69,7 @@ impl Shared {
         self.persistent[slot] = 0;
         self.last_sent[slot] = None;
         self.last_acked[slot] = None;
+        self.ack_delay[slot] = AckDelayStats::default();
         self.claimed += 1;
         Some(slot)
     }

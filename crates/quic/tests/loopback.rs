@@ -73,6 +73,11 @@ fn two_coupled_paths_deliver_intact_bytes_within_rfc6356s_bound() {
     assert!(grown <= 1.1 * reno, "coupled paths grew {grown} B, one Reno flow {reno} B");
     // The link was used: the shared bottleneck carried most of its capacity.
     assert!(f.goodput_mbps > 0.4 * RATE_MBPS, "goodput {}", f.goodput_mbps);
+    // The ACK delays inferred from noq's RTT estimator are ACK delays: some were seen, and
+    // none exceeds the 25 ms noq caps them at (RFC 9000 §18.2 max_ack_delay's default).
+    let d = f.ack_delay;
+    eprintln!("ACK delay: {} samples, mean {:.1} us, max {:.3} ms, {} over 1 ms", d.samples, d.sum_ns as f64 / d.samples.max(1) as f64 / 1e3, d.max_ns as f64 / 1e6, d.over_1ms);
+    assert!(d.samples > 100 && d.max_ns <= 25_000_000, "{d:?}");
 }
 
 #[test]

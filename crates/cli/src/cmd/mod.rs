@@ -15,3 +15,5 @@ pub mod testbed;
 pub mod fidelity;
 pub mod kernel;
 pub mod quic;
+mod quic_netns;
+mod quic_split;

@@ -19,6 +19,12 @@ pub enum QuicWhat {
     /// One multipath QUIC connection (two paths) and single-path QUIC flows (pathpool-cc's
     /// Reno) over loopback, with the rate, queue and delay shaped in user space (no root).
     Run(QuicRunArgs),
+    /// The sending end of one (multipath) transfer, as its own process: one --to per path.
+    Send(super::quic_split::QuicSendArgs),
+    /// The receiving end of one transfer, as its own process.
+    Recv(super::quic_split::QuicRecvArgs),
+    /// Root: send and recv in two network namespaces joined by two shaped veth links.
+    Netns(super::quic_netns::QuicNetnsArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -35,6 +41,16 @@ pub enum Topology {
 pub struct QuicRunArgs {
     #[arg(long, value_enum)]
     pub topology: Topology,
+    #[command(flatten)]
+    pub shape: Shape,
+    /// Output folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// What `quic run` and `quic netns` both take: the controller, the times, every link's shape.
+#[derive(Args)]
+pub struct Shape {
     /// The multipath connection's controller: uncoupled, lia, olia, balia, olia-sbd.
     #[arg(long, default_value = "lia")]
     pub cc: String,
@@ -50,18 +66,47 @@ pub struct QuicRunArgs {
     /// One-way propagation delay of every path, ms.
     #[arg(long, default_value_t = 10.0)]
     pub delay_ms: f64,
-    /// Output folder.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+}
+
+/// The checked values of a [`Shape`].
+pub struct Checked {
+    pub cc: QuicCc,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub delay: Duration,
+    /// One bandwidth-delay product (rate x two-way propagation delay), at least 3000 B.
+    pub buffer: u64,
+}
+
+impl Shape {
+    pub fn check(&self) -> Result<Checked, CliError> {
+        let cc: QuicCc = self.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
+        let duration = seconds("--duration", self.duration)?;
+        if !(self.warmup.is_finite() && self.warmup >= 0.0 && self.warmup < self.duration) {
+            return Err(CliError::usage(format!("--warmup: expected seconds in [0, --duration), got {}", self.warmup)));
+        }
+        if !(self.delay_ms.is_finite() && self.delay_ms > 0.0 && self.delay_ms <= 1000.0) {
+            return Err(CliError::usage(format!("--delay-ms: expected ms in (0, 1000], got {}", self.delay_ms)));
+        }
+        if !(self.rate.is_finite() && self.rate > 0.0 && self.rate <= 1000.0) {
+            return Err(CliError::usage(format!("--rate: expected Mb/s in (0, 1000], got {}", self.rate)));
+        }
+        let delay = Duration::from_secs_f64(self.delay_ms / 1e3);
+        let buffer = ((self.rate * 1e6 / 8.0) * 2.0 * delay.as_secs_f64()).max(3000.0) as u64;
+        Ok(Checked { cc, duration, warmup: Duration::from_secs_f64(self.warmup), delay, buffer })
+    }
 }
 
 pub fn run(what: QuicWhat) -> Result<(), CliError> {
     match what {
         QuicWhat::Run(a) => run_one(a),
+        QuicWhat::Send(a) => super::quic_split::send(a),
+        QuicWhat::Recv(a) => super::quic_split::recv(a),
+        QuicWhat::Netns(a) => super::quic_netns::run(a),
     }
 }
 
-fn seconds(flag: &str, v: f64) -> Result<Duration, CliError> {
+pub fn seconds(flag: &str, v: f64) -> Result<Duration, CliError> {
     if v.is_finite() && v > 0.0 && v < 86_400.0 {
         Ok(Duration::from_secs_f64(v))
     } else {
@@ -69,19 +114,10 @@ fn seconds(flag: &str, v: f64) -> Result<Duration, CliError> {
     }
 }
 
-fn experiment(a: &QuicRunArgs, cc: QuicCc) -> Result<Experiment, CliError> {
-    let duration = seconds("--duration", a.duration)?;
-    if !(a.warmup.is_finite() && a.warmup >= 0.0 && a.warmup < a.duration) {
-        return Err(CliError::usage(format!("--warmup: expected seconds in [0, --duration), got {}", a.warmup)));
-    }
-    let warmup = Duration::from_secs_f64(a.warmup);
-    let delay = Duration::from_secs_f64(seconds("--delay-ms", a.delay_ms)?.as_secs_f64() / 1e3);
-    if !(a.rate.is_finite() && a.rate > 0.0 && a.rate <= 1000.0) {
-        return Err(CliError::usage(format!("--rate: expected Mb/s in (0, 1000], got {}", a.rate)));
-    }
-    // One bandwidth-delay product of buffer (rate x two-way propagation delay).
-    let buffer = ((a.rate * 1e6 / 8.0) * 2.0 * delay.as_secs_f64()).max(3000.0) as u64;
-    let link = |name: &str| LinkSpec { name: name.into(), rate_mbps: a.rate, buffer_bytes: buffer };
+fn experiment(a: &QuicRunArgs) -> Result<Experiment, CliError> {
+    let Checked { cc, duration, warmup, delay, buffer } = a.shape.check()?;
+    let rate = a.shape.rate;
+    let link = |name: &str| LinkSpec { name: name.into(), rate_mbps: rate, buffer_bytes: buffer };
     let path = |link| PathSpec { link, delay };
     let single = |name: &str, l| FlowSpec { name: name.into(), cc: QuicCc::Uncoupled, paths: vec![path(l)] };
     let mp = |paths| FlowSpec { name: "mpquic".into(), cc, paths };
@@ -94,24 +130,52 @@ fn experiment(a: &QuicRunArgs, cc: QuicCc) -> Result<Experiment, CliError> {
 }
 
 fn run_one(a: QuicRunArgs) -> Result<(), CliError> {
-    let cc: QuicCc = a.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
-    let exp = experiment(&a, cc)?;
+    let exp = experiment(&a)?;
+    let cc = exp.flows[0].cc;
     let out = OutDir::create("--out", &a.out)?;
     let started = std::time::Instant::now();
     let report = loopback::run(&exp).map_err(CliError::runtime)?;
-    let outcome = outcome(&exp, &report, started.elapsed().as_secs_f64());
+    let topology = format!("{:?}", a.topology).to_lowercase();
+    write_run(&out, &exp, &report, cc, &topology, "mpquic-loopback", started.elapsed().as_secs_f64(), |_| {})?;
+    out.finish();
+    println!("{}", a.out.join("summary.json").display());
+    flow_errors(&report)
+}
+
+/// Every flow's error, as the command's failure (the outputs are written first).
+pub fn flow_errors(report: &Report) -> Result<(), CliError> {
+    let errors: Vec<String> = report.flows.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {e}", f.name))).collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::runtime(format!("flows failed (outputs written): {}", errors.join("; "))))
+    }
+}
+
+/// Writes summary.json, flows.csv, links.csv, the plots and decisions.csv of one run;
+/// `extra` adds backend-specific keys to the summary.
+#[allow(clippy::too_many_arguments)]
+pub fn write_run(out: &OutDir, exp: &Experiment, report: &Report, cc: QuicCc, topology: &str, backend: &str, wall: f64, extra: impl FnOnce(&mut dyn FnMut(&str, serde_json::Value))) -> Result<(), CliError> {
+    let outcome = outcome(exp, report, wall);
     let mut summary = pathpool_scenario::output::write_all(out.path(), &outcome)?;
     let mut put = |k: &str, v: serde_json::Value| {
         summary.insert(k.to_string(), v);
     };
-    put("backend", json!("mpquic-loopback"));
+    put("backend", json!(backend));
     put("cc", json!(cc.name()));
-    put("topology", json!(format!("{:?}", a.topology).to_lowercase()));
+    put("topology", json!(topology));
     for f in &report.flows {
         put(&format!("flow.{}.intact", f.name), json!(f.intact));
         put(&format!("flow.{}.error", f.name), json!(f.error));
         let events: Vec<String> = f.path_events.iter().map(|(t, e)| format!("{t:.3} s: {e}")).collect();
         put(&format!("flow.{}.path_events", f.name), json!(events));
+        let d = &f.ack_delay;
+        if d.samples > 0 {
+            put(&format!("flow.{}.ack_delay_samples", f.name), json!(d.samples));
+            put(&format!("flow.{}.ack_delay_mean_us", f.name), json!(d.sum_ns as f64 / d.samples as f64 / 1e3));
+            put(&format!("flow.{}.ack_delay_over_1ms_share", f.name), json!(d.over_1ms as f64 / d.samples as f64));
+            put(&format!("flow.{}.ack_delay_max_ms", f.name), json!(d.max_ns as f64 / 1e6));
+        }
     }
     let mp = report.flows.iter().find(|f| f.name == "mpquic");
     let singles: Vec<f64> = report.flows.iter().filter(|f| f.name != "mpquic").map(|f| f.goodput_mbps).collect();
@@ -123,8 +187,11 @@ fn run_one(a: QuicRunArgs) -> Result<(), CliError> {
             // mean single-path flow (what it takes of two bottlenecks).
             put("quic.mp_over_single_path", json!(mp.goodput_mbps / mean));
         }
+    }
+    if let Some(mp) = mp {
         put("quic.decisions", json!(mp.decisions.len()));
     }
+    extra(&mut put);
     std::fs::write(out.join("summary.json"), pathpool_scenario::summary::to_json(&summary))?;
     if let Some(mp) = mp {
         let mut w = std::fs::File::create(out.join("decisions.csv"))?;
@@ -134,14 +201,7 @@ fn run_one(a: QuicRunArgs) -> Result<(), CliError> {
             writeln!(w, "{},{}", d.time_ns as f64 / 1e9, g.join(" "))?;
         }
     }
-    let errors: Vec<String> = report.flows.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {e}", f.name))).collect();
-    out.finish();
-    println!("{}", a.out.join("summary.json").display());
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::runtime(format!("flows failed (outputs written): {}", errors.join("; "))))
-    }
+    Ok(())
 }
 
 /// The report as the simulator's outcome: one row per flow (goodput at the receiver), and

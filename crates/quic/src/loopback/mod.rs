@@ -1,5 +1,7 @@
 //! Multipath QUIC transfers over loopback with user-space shaped paths (no root needed): the
-//! crate's tests, `pathpool quic run` and the measurements of docs/quic.md use it.
+//! crate's tests, `pathpool quic run` and the measurements of docs/quic.md use it. [`send`]
+//! and [`recv`] are the two ends of one transfer as separate processes (`pathpool quic
+//! send|recv`, over any network, e.g. between namespaces).
 //!
 //! An [`Experiment`] names bottleneck links (rate, buffer) and flows; each flow is one noq
 //! connection from its own client endpoint to its own server endpoint, with one path per
@@ -9,11 +11,13 @@
 
 mod relay;
 mod run;
+mod split;
 mod tls;
 
 pub use relay::{Bottleneck, DelayLine, Relay};
 pub use run::{run, FlowReport, LinkReport, Report};
-pub use tls::{Certificates, DATAGRAM};
+pub use split::{recv, send, SendOptions};
+pub use tls::{client_config, Certificates, DATAGRAM};
 
 use crate::QuicCc;
 use std::time::Duration;

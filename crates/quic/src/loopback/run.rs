@@ -4,8 +4,8 @@
 
 use super::relay::{Bottleneck, DelayLine, Relay};
 use super::tls::{Certificates, DATAGRAM};
-use super::{Experiment, FlowSpec};
-use crate::{CoupledFactory, QuicCc, SbdDecision};
+use super::Experiment;
+use crate::{AckDelayStats, CoupledFactory, PathSnapshot, QuicCc, SbdDecision};
 use noq::{Endpoint, PathStatus};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -38,6 +38,8 @@ pub struct FlowReport {
     pub path_bytes: Vec<Vec<u64>>,
     /// The shared bottleneck detector's decisions (olia-sbd only).
     pub decisions: Vec<SbdDecision>,
+    /// The ACK delays noq subtracted from the RTT samples, over all paths (as last probed).
+    pub ack_delay: AckDelayStats,
     pub error: Option<String>,
     /// noq's path events on the sender (established, abandoned, ...), with their time in s.
     pub path_events: Vec<(f64, String)>,
@@ -62,16 +64,47 @@ pub struct Report {
     pub window: (f64, f64),
 }
 
-struct FlowState {
-    sent: AtomicU64,
-    received: AtomicU64,
-    corrupt: AtomicBool,
-    done: AtomicBool,
-    error: Mutex<Option<String>>,
-    events: Mutex<Vec<(f64, String)>>,
+/// What one flow's sender and receiver tasks report while they run.
+pub(crate) struct FlowState {
+    pub sent: AtomicU64,
+    pub received: AtomicU64,
+    pub corrupt: AtomicBool,
+    pub done: AtomicBool,
+    pub error: Mutex<Option<String>>,
+    pub events: Mutex<Vec<(f64, String)>>,
 }
 
-fn fail(state: &FlowState, e: String) {
+impl FlowState {
+    pub fn new() -> Arc<FlowState> {
+        Arc::new(FlowState { sent: AtomicU64::new(0), received: AtomicU64::new(0), corrupt: AtomicBool::new(false), done: AtomicBool::new(false), error: Mutex::new(None), events: Mutex::default() })
+    }
+
+    pub fn error(&self) -> Option<String> {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn events(&self) -> Vec<(f64, String)> {
+        self.events.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// One probe of a flow's paths: window and smoothed RTT per path, and the ACK delays so far.
+pub(crate) fn probe_paths(fr: &mut FlowReport, snap: &[PathSnapshot]) {
+    for (k, col) in fr.cwnd_bytes.iter_mut().enumerate() {
+        col.push(snap.iter().find(|s| s.slot == k).map_or(0.0, |s| s.cwnd_bytes));
+    }
+    for (k, col) in fr.srtt_ms.iter_mut().enumerate() {
+        col.push(snap.iter().find(|s| s.slot == k).and_then(|s| s.srtt_ns).map_or(f64::NAN, |ns| ns as f64 / 1e6));
+    }
+    // Counts only grow while a path lives; a closed path's last counts are kept.
+    let mut now = AckDelayStats::default();
+    snap.iter().for_each(|s| now.merge(&s.ack_delay));
+    if now.samples >= fr.ack_delay.samples {
+        fr.ack_delay = now;
+    }
+}
+
+pub(crate) fn fail(state: &FlowState, e: String) {
     let mut slot = state.error.lock().unwrap_or_else(|e| e.into_inner());
     slot.get_or_insert(e);
 }
@@ -87,7 +120,8 @@ pub fn run(exp: &Experiment) -> Result<Report, String> {
     rt.block_on(run_async(exp))
 }
 
-async fn server(endpoint: Endpoint, state: Arc<FlowState>) -> Result<(), String> {
+/// Receives one connection's stream on `endpoint`, checking every byte against the pattern.
+pub(crate) async fn server(endpoint: Endpoint, state: Arc<FlowState>) -> Result<(), String> {
     let incoming = endpoint.accept().await.ok_or("server endpoint closed before a connection arrived")?;
     let conn = incoming.await.map_err(|e| format!("server handshake: {e}"))?;
     let mut stream = conn.accept_uni().await.map_err(|e| format!("accepting the stream: {e}"))?;
@@ -116,9 +150,11 @@ async fn server(endpoint: Endpoint, state: Arc<FlowState>) -> Result<(), String>
 /// timeout, which this harness cannot use: see tls.rs).
 const DEAD_AFTER: Duration = Duration::from_secs(1);
 
-async fn client(endpoint: Endpoint, spec: FlowSpec, certs: Arc<Certificates>, factory: Arc<CoupledFactory>, addrs: Vec<SocketAddr>, state: Arc<FlowState>, deadline: tokio::time::Instant, grace: Duration) -> Result<(), String> {
-    let factory_probe = factory.clone();
-    let cfg = certs.client(factory)?;
+/// Connects over `addrs[0]`, opens one more path per further address, and sends the pattern
+/// until `deadline`; closes a path that stops being answered while another is open.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn client(endpoint: Endpoint, name: String, cfg: noq::ClientConfig, factory: Arc<CoupledFactory>, addrs: Vec<SocketAddr>, state: Arc<FlowState>, deadline: tokio::time::Instant, grace: Duration) -> Result<(), String> {
+    let factory_probe = factory;
     let conn = endpoint
         .connect_with(cfg, addrs[0], "localhost")
         .map_err(|e| format!("connecting: {e}"))?
@@ -148,8 +184,8 @@ async fn client(endpoint: Endpoint, spec: FlowSpec, certs: Arc<Certificates>, fa
         };
         match tokio::time::timeout(Duration::from_secs(5), open).await {
             Ok(Ok(p)) => paths.push(p),
-            Ok(Err(e)) => return Err(format!("{}: opening path {k} via {a}: {e}", spec.name)),
-            Err(_) => return Err(format!("{}: opening path {k} via {a}: no answer within 5 s", spec.name)),
+            Ok(Err(e)) => return Err(format!("{name}: opening path {k} via {a}: {e}")),
+            Err(_) => return Err(format!("{name}: opening path {k} via {a}: no answer within 5 s")),
         }
     }
     // Failover: close a path the controller reports dead while another one is still open
@@ -210,7 +246,7 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
     let mut tasks = Vec::new();
     let mut setup_error = None;
     for (i, spec) in exp.flows.iter().enumerate() {
-        let state = Arc::new(FlowState { sent: AtomicU64::new(0), received: AtomicU64::new(0), corrupt: AtomicBool::new(false), done: AtomicBool::new(false), error: Mutex::new(None), events: Mutex::default() });
+        let state = FlowState::new();
         let factory = CoupledFactory::new(spec.cc);
         states.push(state.clone());
         factories.push(factory.clone());
@@ -239,9 +275,10 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
                 fail(&s1, e);
             }
         });
-        let (spec, certs, grace) = (spec.clone(), certs.clone(), exp.grace);
+        let (name, grace) = (spec.name.clone(), exp.grace);
+        let cfg = certs.client(factory.clone())?;
         let cli = tokio::spawn(async move {
-            let r = tokio::time::timeout(limit, client(client_ep, spec, certs, factory, addrs, s2.clone(), deadline, grace)).await;
+            let r = tokio::time::timeout(limit, client(client_ep, name, cfg, factory, addrs, s2.clone(), deadline, grace)).await;
             match r {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => fail(&s2, e),
@@ -270,12 +307,7 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
         for (i, fr) in report.flows.iter_mut().enumerate() {
             fr.received.push(states.get(i).map_or(0, |s| s.received.load(Ordering::Relaxed)));
             let snap = factories.get(i).map(|f| f.snapshot()).unwrap_or_default();
-            for (k, col) in fr.cwnd_bytes.iter_mut().enumerate() {
-                col.push(snap.iter().find(|s| s.slot == k).map_or(0.0, |s| s.cwnd_bytes));
-            }
-            for (k, col) in fr.srtt_ms.iter_mut().enumerate() {
-                col.push(snap.iter().find(|s| s.slot == k).and_then(|s| s.srtt_ns).map_or(f64::NAN, |ns| ns as f64 / 1e6));
-            }
+            probe_paths(fr, &snap);
             for (k, col) in fr.path_bytes.iter_mut().enumerate() {
                 col.push(relays.get(i).and_then(|rs| rs.get(k)).map_or(0, Relay::forwarded_bytes));
             }
@@ -310,10 +342,10 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
         let s = &states[i];
         fr.sent_bytes = s.sent.load(Ordering::Relaxed);
         fr.received_bytes = s.received.load(Ordering::Relaxed);
-        fr.error = s.error.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        fr.error = s.error();
         fr.intact = !s.corrupt.load(Ordering::Relaxed) && fr.error.is_none() && fr.received_bytes >= fr.sent_bytes;
         fr.decisions = factories[i].decisions();
-        fr.path_events = s.events.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        fr.path_events = s.events();
         if t1 > t0 && !fr.received.is_empty() {
             fr.goodput_mbps = (fr.received[last] - fr.received[first]) as f64 * 8.0 / (t1 - t0) / 1e6;
         }

@@ -44,12 +44,23 @@ impl Certificates {
 
     /// A client whose paths run `factory`'s controllers (one factory per connection).
     pub fn client(&self, factory: Arc<CoupledFactory>) -> Result<ClientConfig, String> {
-        let mut roots = noq::rustls::RootCertStore::empty();
-        roots.add(self.cert.clone()).map_err(|e| format!("root store: {e}"))?;
-        let mut c = ClientConfig::with_root_certificates(Arc::new(roots)).map_err(|e| format!("client config: {e}"))?;
-        let mut t = transport();
-        t.congestion_controller_factory(factory);
-        c.transport_config(Arc::new(t));
-        Ok(c)
+        client_config(self.cert.as_ref(), factory)
     }
+
+    /// The certificate (DER), which a client in another process needs to trust the server.
+    pub fn cert_der(&self) -> &[u8] {
+        self.cert.as_ref()
+    }
+}
+
+/// A client that trusts the certificate `cert_der` (made by [`Certificates::generate`]) and
+/// whose paths run `factory`'s controllers (one factory per connection).
+pub fn client_config(cert_der: &[u8], factory: Arc<CoupledFactory>) -> Result<ClientConfig, String> {
+    let mut roots = noq::rustls::RootCertStore::empty();
+    roots.add(CertificateDer::from(cert_der.to_vec())).map_err(|e| format!("the server's certificate: {e}"))?;
+    let mut c = ClientConfig::with_root_certificates(Arc::new(roots)).map_err(|e| format!("client config: {e}"))?;
+    let mut t = transport();
+    t.congestion_controller_factory(factory);
+    c.transport_config(Arc::new(t));
+    Ok(c)
 }
