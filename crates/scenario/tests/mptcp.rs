@@ -190,7 +190,7 @@ fn sbd_detector_is_checked_and_the_pathpool_preset_follows_s0s_shifting_bottlene
     // A connection that names no detector runs the `pathpool` preset; reproductions pin S0's.
     let decisions = |sets: &[&str], pin: bool| {
         let mut sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        sets.extend(["simulation.duration=40s".to_string(), "flows.mptcp.cc=mptcp-sbd".to_string()]);
+        sets.extend(["simulation.duration=40s", "simulation.warmup=0s", "flows.mptcp.cc=mptcp-sbd"].map(String::from));
         let mut l = load_str("nsb-2.toml", include_str!("../../../scenarios/papers/ferlin2016/nsb-2.toml"), &sets).unwrap();
         if pin {
             pathpool_scenario::mptcp::pin_published_detector(&mut l);
@@ -202,6 +202,9 @@ fn sbd_detector_is_checked_and_the_pathpool_preset_follows_s0s_shifting_bottlene
     assert_ne!(default, s0);
     assert_eq!(decisions(&[], true), s0);
     assert_eq!(decisions(&["flows.mptcp.sbd_detector=pathpool"], true), pathpool, "a named detector is kept");
+    // `rfc8382`: RFC 8382 §2.2's parameters, which group nothing before 2·M = 60 intervals (21 s).
+    let rfc = decisions(&["flows.mptcp.sbd_detector=rfc8382"], false);
+    assert!(!rfc.is_empty() && rfc[0].0 >= 21.0 && s0[0].0 < 1.0, "first observations: rfc8382 {:?}, mptcp-sbd {:?}", rfc[0].0, s0[0].0);
 
     // S0's shifting bottleneck (SB, NSB, SB, NSB, SB; 30 s phases after 20 s): seconds from
     // each shift to the first correct decision, two seeds, with S0's detector and pathpool's.
