@@ -1,6 +1,6 @@
 """Writes a generated block into a document between its begin/end markers (the tables of
 docs/kernel.md written by kernel_measure.py and kernel_soak.py, docs/security.md's by
-security_table.py)."""
+security_table.py, docs/sbd.md's by sbd_eval.py and sbd_sweep.py)."""
 import sys
 
 
@@ -14,3 +14,26 @@ def write_between(path, begin, end, text):
     with open(path, "w") as f:
         f.write(head + begin + "\n" + text + "\n" + end + tail)
     print(f"wrote into {path}")
+
+
+def table_arguments(root, out, seeds, doc):
+    """The options every table script shares: the binary, the runs' folder, seeds, jobs, and
+    --print (print the table instead of writing `doc`)."""
+    import argparse
+    import os
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(root, "target", "release", "pathpool"))
+    ap.add_argument("--out", default=os.path.join(root, "out", out))
+    ap.add_argument("--seeds", type=int, default=seeds)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--print", action="store_true", help=f"print the table instead of writing {doc}")
+    return ap
+
+
+def emit(text, print_only, path, begin, end):
+    """Prints the table, or writes it into `path` between the markers."""
+    if print_only:
+        print(text)
+    else:
+        write_between(path, begin, end, text)

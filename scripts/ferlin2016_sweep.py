@@ -29,6 +29,8 @@ KEYS = ["sum_ratio", "decision_accuracy", "observation_accuracy"]
 def run(binary, scenario, cc, seed, out, extra=()):
     folder = os.path.join(out, f"{scenario}-{cc}-s{seed}")
     path = os.path.join(ROOT, "scenarios", "papers", "ferlin2016", scenario + ".toml")
+    if cc == "mptcp-sbd":  # S0's detector (without it a scenario runs the pathpool preset)
+        extra = ["--set", "flows.mptcp.sbd_detector=mptcp-sbd", *extra]
     subprocess.run([binary, "run", path, "--out", folder, "--cc", cc, "--seed", str(seed), *extra], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(folder, "summary.json")) as f:
         return json.load(f)

@@ -32,7 +32,8 @@ def run(a, scenario, receiver, verify, seed):
     summary = os.path.join(folder, "summary.json")
     if not os.path.exists(summary):
         path = os.path.join(ROOT, "scenarios", "papers", "ferlin2016", scenario + ".toml")
-        sets = ["--set", f'flows.mptcp.sbd_receiver="{receiver}"', "--set", f"flows.mptcp.sbd_verify={'true' if verify else 'false'}"]
+        # S0's detector, as the table was measured (without it a scenario runs `pathpool`).
+        sets = ["--set", "flows.mptcp.sbd_detector=mptcp-sbd", "--set", f'flows.mptcp.sbd_receiver="{receiver}"', "--set", f"flows.mptcp.sbd_verify={'true' if verify else 'false'}"]
         subprocess.run([a.bin, "run", path, "--cc", "mptcp-sbd", "--seed", str(seed), "--out", folder, *sets], check=True, stdout=subprocess.DEVNULL)
     with open(summary) as f:
         return json.load(f)

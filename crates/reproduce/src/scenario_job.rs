@@ -70,6 +70,8 @@ fn load(name: &str, text: &str, overrides: &[String], cc: Option<&str>) -> Resul
     if let Some(cc) = cc {
         pathpool_scenario::mptcp::override_cc(&mut loaded, cc).map_err(|e| e.to_string())?;
     }
+    // The papers' detector unless a run names another (docs/sbd.md, "The pathpool preset").
+    pathpool_scenario::mptcp::pin_published_detector(&mut loaded);
     Ok(loaded)
 }
 

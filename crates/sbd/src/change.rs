@@ -18,6 +18,13 @@
 //! 1989; the two-window test as in Basseville and Nikiforov, "Detection of Abrupt Changes",
 //! 1993). It uses only the rings the detector already keeps; O(pairs × N) per interval,
 //! nothing per sample.
+//!
+//! Three rules keep it quiet on stationary bottlenecks (docs/sbd.md, "Choosing the change
+//! test", measured on [S0]'s SB-n): the recent window is judged only when it carries a share
+//! of the reference's energy (a quiet spell behind one queue has a low co-movement by chance),
+//! the change must hold for `confirm` consecutive intervals, and a change restarts every flow
+//! grouped with the pair (a group's statistics stay of one age, so freq_est does not split a
+//! half-restarted group).
 
 /// Parameters of the change test (set through `SbdParams`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,6 +37,14 @@ pub struct ChangeParams {
     /// A pair whose reference co-movement is below 0.5 changes when the recent window's
     /// reaches this.
     pub high: f64,
+    /// The recent window is judged only when its deviations carry at least this share of the
+    /// reference's energy per interval.
+    pub energy: f64,
+    /// Consecutive intervals the change must hold before the memory restarts.
+    pub confirm: usize,
+    /// Restart also every flow grouped (in the last observation) with a flow of a changed
+    /// pair: the group is learned again as a whole.
+    pub whole_groups: bool,
 }
 
 /// The co-movement that divides "moving together" from "not" in the reference window.
@@ -40,12 +55,14 @@ const REFERENCE_SPLIT: f64 = 0.5;
 pub struct ChangeDetector {
     /// Intervals since each flow's memory was last restarted (or since the start).
     held: Vec<usize>,
+    /// Per pair (a * n + b, a < b): consecutive intervals the change test has held.
+    streak: Vec<u16>,
     restarts: u64,
 }
 
 impl ChangeDetector {
     pub fn new(n_flows: usize) -> Self {
-        ChangeDetector { held: vec![0; n_flows], restarts: 0 }
+        ChangeDetector { held: vec![0; n_flows], streak: vec![0; n_flows * n_flows], restarts: 0 }
     }
 
     /// Intervals closed since `flow`'s memory was last restarted (the window kept counts).
@@ -61,10 +78,13 @@ impl ChangeDetector {
     /// Called once per closed interval, after every flow's ring got its newest E_T at `head`.
     /// `ring(i)` is flow i's ring of interval means (NaN = empty), `mean(i)` its mean_delay.
     /// Marks in `fired` the flows whose memory must restart and returns whether any does.
+    /// `groups` is the last observation's grouping (0 = not bottlenecked).
+    #[allow(clippy::too_many_arguments)]
     pub fn test<'a>(
         &mut self,
         p: &ChangeParams,
         head: usize,
+        groups: &[u32],
         ring: impl Fn(usize) -> &'a [f64],
         mean: impl Fn(usize) -> f64,
         fired: &mut [bool],
@@ -79,18 +99,33 @@ impl ChangeDetector {
                 let (ra, rb) = (ring(a), ring(b));
                 let len = ra.len();
                 let common = self.held[a].min(self.held[b]).min(len);
+                let streak = &mut self.streak[a * n + b];
                 if common < 2 * p.window {
+                    *streak = 0;
                     continue;
                 }
                 let (ma, mb) = (mean(a), mean(b));
                 let recent = comovement(ra, rb, ma, mb, head, 0, p.window);
                 let reference = comovement(ra, rb, ma, mb, head, p.window, common);
-                let (Some(recent), Some(reference)) = (recent, reference) else { continue };
-                let changed =
-                    if reference >= REFERENCE_SPLIT { recent < p.low } else { recent >= p.high };
-                if changed {
+                let (Some(recent), Some(reference)) = (recent, reference) else {
+                    *streak = 0;
+                    continue;
+                };
+                let loud = recent.energy >= p.energy * reference.energy;
+                let changed = loud
+                    && if reference.value >= REFERENCE_SPLIT { recent.value < p.low } else { recent.value >= p.high };
+                *streak = if changed { streak.saturating_add(1) } else { 0 };
+                if *streak as usize >= p.confirm {
                     fired[a] = true;
                     fired[b] = true;
+                }
+            }
+        }
+        if p.whole_groups {
+            for i in 0..n {
+                let g = groups.get(i).copied().unwrap_or(0);
+                if !fired[i] && g != 0 && (0..n).any(|j| fired[j] && groups.get(j) == Some(&g)) {
+                    fired[i] = true;
                 }
             }
         }
@@ -98,6 +133,10 @@ impl ChangeDetector {
         for (i, &f) in fired.iter().enumerate() {
             if f {
                 self.held[i] = p.window;
+                for j in 0..n {
+                    let (a, b) = (i.min(j), i.max(j));
+                    self.streak[a * n + b] = 0;
+                }
                 self.restarts += 1;
                 any = true;
             }
@@ -106,9 +145,16 @@ impl ChangeDetector {
     }
 }
 
+/// A co-movement and the energy per interval, `Σ(u² + v²) / k`, it was computed from.
+#[derive(Clone, Copy, Debug)]
+struct Comovement {
+    value: f64,
+    energy: f64,
+}
+
 /// Co-movement of the two rings over ages `from..to` (0 = newest at `head`), deviations from
 /// `ma` and `mb`; None without a non-zero deviation or with fewer than 2 common intervals.
-fn comovement(x: &[f64], y: &[f64], ma: f64, mb: f64, head: usize, from: usize, to: usize) -> Option<f64> {
+fn comovement(x: &[f64], y: &[f64], ma: f64, mb: f64, head: usize, from: usize, to: usize) -> Option<Comovement> {
     let n = x.len();
     let (mut num, mut den, mut k) = (0.0, 0.0, 0);
     for age in from..to.min(n) {
@@ -121,37 +167,47 @@ fn comovement(x: &[f64], y: &[f64], ma: f64, mb: f64, head: usize, from: usize, 
         den += u * u + v * v;
         k += 1;
     }
-    (k >= 2 && den > 0.0).then(|| num / den)
+    (k >= 2 && den > 0.0).then(|| Comovement { value: num / den, energy: den / k as f64 })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const P: ChangeParams = ChangeParams { window: 8, low: 0.3, high: 0.95 };
+    const P: ChangeParams = ChangeParams { window: 8, low: 0.3, high: 0.95, energy: 0.0, confirm: 1, whole_groups: false };
 
     /// Runs the test over two series interval by interval; returns the intervals it fired at.
     fn fires(x: &[f64], y: &[f64]) -> Vec<usize> {
-        let n = 50;
-        let mut cd = ChangeDetector::new(2);
-        let (mut rx, mut ry) = (vec![f64::NAN; n], vec![f64::NAN; n]);
-        let mut fired = [false; 2];
+        run(&P, &[x.to_vec(), y.to_vec()], &[1, 1]).into_iter().map(|(k, _)| k).collect()
+    }
+
+    /// Runs the test over the series (one per flow), the last observation's grouping fixed at
+    /// `groups`; returns each interval it fired at with the flows it restarted.
+    fn run(p: &ChangeParams, series: &[Vec<f64>], groups: &[u32]) -> Vec<(usize, Vec<bool>)> {
+        let (n, flows) = (50, series.len());
+        let mut cd = ChangeDetector::new(flows);
+        let mut rings = vec![vec![f64::NAN; n]; flows];
+        let mut fired = vec![false; flows];
         let mut out = Vec::new();
-        for k in 0..x.len() {
+        for k in 0..series[0].len() {
             let head = k % n;
-            rx[head] = x[k];
-            ry[head] = y[k];
-            let mean = |r: &[f64]| {
-                let v: Vec<f64> = r.iter().copied().filter(|v| !v.is_nan()).collect();
-                v.iter().sum::<f64>() / v.len() as f64
-            };
-            let (mx, my) = (mean(&rx), mean(&ry));
-            if cd.test(&P, head, |i| if i == 0 { &rx } else { &ry }, |i| if i == 0 { mx } else { my }, &mut fired) {
-                out.push(k);
-                // What Rfc8382Detector does: keep only the recent window.
-                for age in P.window..n {
-                    rx[(head + n - age) % n] = f64::NAN;
-                    ry[(head + n - age) % n] = f64::NAN;
+            for (r, s) in rings.iter_mut().zip(series) {
+                r[head] = s[k];
+            }
+            let means: Vec<f64> = rings
+                .iter()
+                .map(|r| {
+                    let v: Vec<f64> = r.iter().copied().filter(|v| !v.is_nan()).collect();
+                    v.iter().sum::<f64>() / v.len() as f64
+                })
+                .collect();
+            if cd.test(p, head, groups, |i| &rings[i], |i| means[i], &mut fired) {
+                out.push((k, fired.clone()));
+                // What Rfc8382Detector does: restarted flows keep only the recent window.
+                for (r, _) in rings.iter_mut().zip(&fired).filter(|(_, &f)| f) {
+                    for age in p.window..n {
+                        r[(head + n - age) % n] = f64::NAN;
+                    }
                 }
             }
         }
@@ -184,11 +240,46 @@ mod tests {
     }
 
     #[test]
+    fn a_quiet_spell_behind_one_queue_is_not_a_change_when_energy_is_required() {
+        // Together with a swing of about 10, then 16 intervals where the common swing is 0.2
+        // and each flow has its own noise of 0.6: the co-movement drops, but so does the energy.
+        let x: Vec<f64> = (0..76).map(|k| if k < 60 { wiggle(k, 37, 11) } else { 0.02 * wiggle(k, 37, 11) + 0.1 * wiggle(k, 5, 7) }).collect();
+        let y: Vec<f64> = (0..76).map(|k| if k < 60 { wiggle(k, 37, 11) } else { 0.02 * wiggle(k, 37, 11) + 0.1 * wiggle(k, 3, 13) }).collect();
+        assert!(!fires(&x, &y).is_empty(), "without the energy rule the quiet spell fires");
+        let gated = ChangeParams { energy: 0.5, ..P };
+        assert!(run(&gated, &[x, y], &[1, 1]).is_empty());
+    }
+
+    #[test]
+    fn a_change_must_hold_confirm_intervals() {
+        let x: Vec<f64> = (0..120).map(|k| wiggle(k, 37, 11)).collect();
+        let y: Vec<f64> = (0..120).map(|k| if k < 60 { wiggle(k, 37, 11) } else { wiggle(k, 29, 13) }).collect();
+        let once = run(&P, &[x.clone(), y.clone()], &[1, 1])[0].0;
+        let twice = run(&ChangeParams { confirm: 2, ..P }, &[x, y], &[1, 1])[0].0;
+        assert_eq!(twice, once + 1);
+    }
+
+    #[test]
+    fn whole_groups_restart_every_flow_grouped_with_a_changed_pair() {
+        // x and y move together, then split; z never moves with either but was grouped with them.
+        let x: Vec<f64> = (0..120).map(|k| wiggle(k, 37, 11)).collect();
+        let y: Vec<f64> = (0..120).map(|k| if k < 60 { wiggle(k, 37, 11) } else { wiggle(k, 29, 13) }).collect();
+        let z: Vec<f64> = (0..120).map(|k| wiggle(k, 7, 17)).collect();
+        let series = [x, y, z];
+        let pair = run(&P, &series, &[1, 1, 1]);
+        assert_eq!(pair[0].1, [true, true, false], "{pair:?}");
+        let group = run(&ChangeParams { whole_groups: true, ..P }, &series, &[1, 1, 1]);
+        assert_eq!(group[0].1, [true, true, true]);
+        // Not grouped with them in the last observation: z keeps its memory.
+        assert_eq!(run(&ChangeParams { whole_groups: true, ..P }, &series, &[1, 1, 2])[0].1, [true, true, false]);
+    }
+
+    #[test]
     fn comovement_is_one_for_equal_and_minus_one_for_opposite_deviations() {
         let x = [1.0, -2.0, 3.0, 0.5];
         let y = [2.0, -1.0, 4.0, 1.5];
         let z = [-1.0, 2.0, -3.0, -0.5];
-        assert!((comovement(&x, &y, 0.0, 1.0, 3, 0, 4).unwrap() - 1.0).abs() < 1e-12);
-        assert!((comovement(&x, &z, 0.0, 0.0, 3, 0, 4).unwrap() + 1.0).abs() < 1e-12);
+        assert!((comovement(&x, &y, 0.0, 1.0, 3, 0, 4).unwrap().value - 1.0).abs() < 1e-12);
+        assert!((comovement(&x, &z, 0.0, 0.0, 3, 0, 4).unwrap().value + 1.0).abs() < 1e-12);
     }
 }

@@ -85,8 +85,9 @@ impl Default for FilterParams {
     }
 }
 
-/// Default first window after a restart: half of [S0]'s 10 observations (threshold 3).
-pub const RESTART_WINDOW: usize = 5;
+/// Default first window after a restart: 3 observations (threshold 2 of 3), chosen with the
+/// change test's defaults (docs/sbd.md, "Faster transitions").
+pub const RESTART_WINDOW: usize = 3;
 
 /// A filtered decision; it stays valid until the next one.
 pub type Decision = Observation;
@@ -293,7 +294,7 @@ mod tests {
 
     #[test]
     fn after_a_restart_the_decision_comes_once_the_window_cannot_change_it() {
-        let mut f = DecisionFilter::new(FilterParams::default(), 2);
+        let mut f = DecisionFilter::new(FilterParams { restart_window: 5, ..FilterParams::default() }, 2);
         for _ in 0..7 {
             assert!(f.push(&obs(&[1, 2])).is_none());
         }

@@ -77,7 +77,7 @@ pub use clock_skew::SkewEstimator;
 pub use filter::{Decision, DecisionFilter, FilterParams, MergeRule, RESTART_WINDOW};
 pub use grouping::{FlowStats, Grouper};
 pub use observation::{canonicalize, Observation, NOT_BOTTLENECKED};
-pub use params::{LossSplit, SbdParams, CHANGE_HIGH, CHANGE_LOW, CHANGE_WINDOW, CORR_MIN};
+pub use params::{LossSplit, SbdParams, CHANGE_CONFIRM, CHANGE_ENERGY, CHANGE_GROUPS, CHANGE_HIGH, CHANGE_LOW, CHANGE_WINDOW, CORR_MIN};
 pub use rfc8382::Rfc8382Detector;
 pub use trend::{TrendFit, TrendLineDetector, TrendParams};
 pub use weighted::WeightedWindow;

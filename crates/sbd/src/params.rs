@@ -17,12 +17,17 @@ pub enum LossSplit {
 /// (-0.24 to +0.18); 0.5 sits between with room for the noise of a 50-interval window.
 pub const CORR_MIN: f64 = 0.5;
 
-/// Default change-test window: 8 intervals (2.8 s) of E_T. Chosen with the thresholds below
-/// on S0's scenarios (docs/sbd.md, "Faster transitions"): shorter windows and a lower
-/// `CHANGE_HIGH` detect sooner but restart disjoint bottlenecks on chance co-movement.
+/// Defaults of the change test (docs/sbd.md, "Faster transitions", where the sweep that chose
+/// them is written): a recent window of 8 intervals (2.8 s) of E_T; a pair moving together
+/// changes below a recent co-movement of 0.2, a pair apart at 0.95; the recent window is
+/// judged only when it carries at least half the reference's energy per interval; the change
+/// must hold 2 intervals in a row; and it restarts the pair's whole groups.
 pub const CHANGE_WINDOW: usize = 8;
-pub const CHANGE_LOW: f64 = 0.3;
+pub const CHANGE_LOW: f64 = 0.2;
 pub const CHANGE_HIGH: f64 = 0.95;
+pub const CHANGE_ENERGY: f64 = 0.5;
+pub const CHANGE_CONFIRM: usize = 2;
+pub const CHANGE_GROUPS: bool = true;
 
 /// Every tunable of the RFC 8382 detector. Times are in nanoseconds.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +71,13 @@ pub struct SbdParams {
     pub change_low: f64,
     /// A pair not moving together changes when its recent co-movement reaches this.
     pub change_high: f64,
+    /// The recent window is tested only when its deviations carry at least this share of the
+    /// reference window's energy per interval (a quiet spell is not evidence of a change).
+    pub change_energy: f64,
+    /// Consecutive intervals a change must hold before the memory restarts.
+    pub change_confirm: usize,
+    /// A change restarts every flow of the changed pair's groups, not only the pair.
+    pub change_groups: bool,
 }
 
 impl SbdParams {
@@ -97,6 +109,9 @@ impl SbdParams {
             change_window: CHANGE_WINDOW,
             change_low: CHANGE_LOW,
             change_high: CHANGE_HIGH,
+            change_energy: CHANGE_ENERGY,
+            change_confirm: CHANGE_CONFIRM,
+            change_groups: CHANGE_GROUPS,
         }
     }
 
@@ -128,6 +143,9 @@ impl SbdParams {
             change_window: CHANGE_WINDOW,
             change_low: CHANGE_LOW,
             change_high: CHANGE_HIGH,
+            change_energy: CHANGE_ENERGY,
+            change_confirm: CHANGE_CONFIRM,
+            change_groups: CHANGE_GROUPS,
         }
     }
 
@@ -153,84 +171,26 @@ impl SbdParams {
 
     /// The change test's parameters.
     pub fn change(&self) -> crate::change::ChangeParams {
-        crate::change::ChangeParams { window: self.change_window, low: self.change_low, high: self.change_high }
+        crate::change::ChangeParams {
+            window: self.change_window,
+            low: self.change_low,
+            high: self.change_high,
+            energy: self.change_energy,
+            confirm: self.change_confirm,
+            whole_groups: self.change_groups,
+        }
     }
 
-    /// Names accepted by [`SbdParams::set`].
-    pub const NAMES: &'static [&'static str] = &[
-        "t_ms",
-        "n",
-        "m",
-        "f",
-        "c_s",
-        "c_h",
-        "p_l",
-        "p_f",
-        "p_mad",
-        "p_s",
-        "p_d",
-        "p_v",
-        "loss_replaces_skew",
-        "noise_removal",
-        "min_intervals",
-        "skew_removal",
-        "skew_window",
-        "corr_split",
-        "corr_min",
-        "change_detect",
-        "change_window",
-        "change_low",
-        "change_high",
-    ];
+    /// Names accepted by [`SbdParams::set`], in the order of [`SbdParams::entries`].
+    pub const NAMES: &'static [&'static str] = &names(&TABLE);
 
     /// Overrides one parameter by name. Booleans take 0/1 or true/false.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let num = || value.trim().parse::<f64>().map_err(|_| format!("{name}: expected a number, got '{value}'"));
-        let count = || {
-            value.trim().parse::<usize>().map_err(|_| format!("{name}: expected a non-negative integer, got '{value}'"))
+        let Some(param) = TABLE.iter().find(|p| p.name == name) else {
+            return Err(format!("unknown parameter '{name}'; valid: {}", Self::NAMES.join(", ")));
         };
-        let flag = || match value.trim() {
-            "1" | "true" => Ok(true),
-            "0" | "false" => Ok(false),
-            _ => Err(format!("{name}: expected 0/1 or true/false, got '{value}'")),
-        };
-        match name {
-            "t_ms" => {
-                let v = num()?;
-                if !(v > 0.0 && v.is_finite()) {
-                    return Err(format!("t_ms: expected a positive number of milliseconds, got '{value}'"));
-                }
-                self.t_ns = (v * 1e6).round() as u64;
-                if self.t_ns == 0 {
-                    return Err(format!("t_ms: at least 0.000001 ms, got '{value}'"));
-                }
-            }
-            "n" => self.n = count()?,
-            "m" => self.m = count()?,
-            "f" => self.f = count()?,
-            "c_s" => self.c_s = num()?,
-            "c_h" => self.c_h = num()?,
-            "p_l" => self.p_l = num()?,
-            "p_f" => self.p_f = num()?,
-            "p_mad" => self.p_mad = num()?,
-            "p_s" => self.p_s = num()?,
-            "p_d" => self.p_d = num()?,
-            "p_v" => self.p_v = num()?,
-            "loss_replaces_skew" => {
-                self.loss_split = if flag()? { LossSplit::ReplacesSkew } else { LossSplit::AfterSkew }
-            }
-            "noise_removal" => self.noise_removal = flag()?,
-            "min_intervals" => self.min_intervals = count()?,
-            "skew_removal" => self.skew_removal = flag()?,
-            "skew_window" => self.skew_window = count()?,
-            "corr_split" => self.corr_split = flag()?,
-            "corr_min" => self.corr_min = num()?,
-            "change_detect" => self.change_detect = flag()?,
-            "change_window" => self.change_window = count()?,
-            "change_low" => self.change_low = num()?,
-            "change_high" => self.change_high = num()?,
-            _ => return Err(format!("unknown parameter '{name}'; valid: {}", Self::NAMES.join(", "))),
-        }
+        let v = param.kind.parse(name, value)?;
+        (param.put)(self, v);
         Ok(())
     }
 
@@ -260,6 +220,12 @@ impl SbdParams {
                 return Err(format!("{name}: must be a co-movement in [-1, 1], got {v}"));
             }
         }
+        if !(self.change_energy >= 0.0 && self.change_energy.is_finite()) {
+            return Err(format!("change_energy: must be a share >= 0, got {}", self.change_energy));
+        }
+        if self.change_detect && !(1..=u16::MAX as usize).contains(&self.change_confirm) {
+            return Err(format!("change_confirm: must be in 1..={}, got {}", u16::MAX, self.change_confirm));
+        }
         if self.skew_removal && self.skew_window < 4 {
             return Err(format!("skew_window: must be at least 4, got {}", self.skew_window));
         }
@@ -282,32 +248,108 @@ impl SbdParams {
 
     /// (name, value) pairs for reports, in [`SbdParams::NAMES`] order.
     pub fn entries(&self) -> Vec<(&'static str, f64)> {
-        vec![
-            ("t_ms", self.t_ns as f64 / 1e6),
-            ("n", self.n as f64),
-            ("m", self.m as f64),
-            ("f", self.f as f64),
-            ("c_s", self.c_s),
-            ("c_h", self.c_h),
-            ("p_l", self.p_l),
-            ("p_f", self.p_f),
-            ("p_mad", self.p_mad),
-            ("p_s", self.p_s),
-            ("p_d", self.p_d),
-            ("p_v", self.p_v),
-            ("loss_replaces_skew", (self.loss_split == LossSplit::ReplacesSkew) as u8 as f64),
-            ("noise_removal", self.noise_removal as u8 as f64),
-            ("min_intervals", self.min_intervals as f64),
-            ("skew_removal", self.skew_removal as u8 as f64),
-            ("skew_window", self.skew_window as f64),
-            ("corr_split", self.corr_split as u8 as f64),
-            ("corr_min", self.corr_min),
-            ("change_detect", self.change_detect as u8 as f64),
-            ("change_window", self.change_window as f64),
-            ("change_low", self.change_low),
-            ("change_high", self.change_high),
-        ]
+        TABLE.iter().map(|p| (p.name, (p.get)(self))).collect()
     }
+}
+
+/// How a parameter's text is read.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A positive duration in ms, stored in ns.
+    Millis,
+    /// A non-negative integer.
+    Count,
+    /// Any number (relations are checked by `validate`).
+    Number,
+    /// 0/1 or true/false.
+    Flag,
+}
+
+impl Kind {
+    fn parse(self, name: &str, value: &str) -> Result<f64, String> {
+        let t = value.trim();
+        match self {
+            Kind::Millis => match t.parse::<f64>() {
+                Ok(v) if v > 0.0 && v.is_finite() && (v * 1e6).round() >= 1.0 => Ok(v),
+                _ => Err(format!("{name}: expected a positive number of milliseconds (at least 0.000001), got '{value}'")),
+            },
+            Kind::Count => {
+                t.parse::<usize>().map(|v| v as f64).map_err(|_| format!("{name}: expected a non-negative integer, got '{value}'"))
+            }
+            Kind::Number => t.parse::<f64>().map_err(|_| format!("{name}: expected a number, got '{value}'")),
+            Kind::Flag => match t {
+                "1" | "true" => Ok(1.0),
+                "0" | "false" => Ok(0.0),
+                _ => Err(format!("{name}: expected 0/1 or true/false, got '{value}'")),
+            },
+        }
+    }
+}
+
+/// One named parameter: how it is read, and where it lives in [`SbdParams`].
+struct Param {
+    name: &'static str,
+    kind: Kind,
+    get: fn(&SbdParams) -> f64,
+    put: fn(&mut SbdParams, f64),
+}
+
+/// A table row for a field of [`SbdParams`] of the given kind.
+macro_rules! param {
+    ($name:literal, Count, $field:ident) => {
+        Param { name: $name, kind: Kind::Count, get: |p| p.$field as f64, put: |p, v| p.$field = v as usize }
+    };
+    ($name:literal, Number, $field:ident) => {
+        Param { name: $name, kind: Kind::Number, get: |p| p.$field, put: |p, v| p.$field = v }
+    };
+    ($name:literal, Flag, $field:ident) => {
+        Param { name: $name, kind: Kind::Flag, get: |p| p.$field as u8 as f64, put: |p, v| p.$field = v != 0.0 }
+    };
+}
+
+/// The one list of parameter names (`--param`, scenario keys, reports), in report order.
+const TABLE: [Param; 26] = [
+    Param { name: "t_ms", kind: Kind::Millis, get: |p| p.t_ns as f64 / 1e6, put: |p, v| p.t_ns = (v * 1e6).round() as u64 },
+    param!("n", Count, n),
+    param!("m", Count, m),
+    param!("f", Count, f),
+    param!("c_s", Number, c_s),
+    param!("c_h", Number, c_h),
+    param!("p_l", Number, p_l),
+    param!("p_f", Number, p_f),
+    param!("p_mad", Number, p_mad),
+    param!("p_s", Number, p_s),
+    param!("p_d", Number, p_d),
+    param!("p_v", Number, p_v),
+    Param {
+        name: "loss_replaces_skew",
+        kind: Kind::Flag,
+        get: |p| (p.loss_split == LossSplit::ReplacesSkew) as u8 as f64,
+        put: |p, v| p.loss_split = if v != 0.0 { LossSplit::ReplacesSkew } else { LossSplit::AfterSkew },
+    },
+    param!("noise_removal", Flag, noise_removal),
+    param!("min_intervals", Count, min_intervals),
+    param!("skew_removal", Flag, skew_removal),
+    param!("skew_window", Count, skew_window),
+    param!("corr_split", Flag, corr_split),
+    param!("corr_min", Number, corr_min),
+    param!("change_detect", Flag, change_detect),
+    param!("change_window", Count, change_window),
+    param!("change_low", Number, change_low),
+    param!("change_high", Number, change_high),
+    param!("change_energy", Number, change_energy),
+    param!("change_confirm", Count, change_confirm),
+    param!("change_groups", Flag, change_groups),
+];
+
+const fn names<const N: usize>(table: &[Param; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = table[i].name;
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]

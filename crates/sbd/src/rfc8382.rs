@@ -362,7 +362,7 @@ impl Rfc8382Detector {
         let (head, n, keep) = (self.ring_head, self.p.n, self.p.change_window);
         let cold = &self.cold;
         let hot = &self.hot;
-        self.change.test(&self.p.change(), head, |i| &cold[i].means, |i| hot[i].mean_delay, &mut self.fired);
+        self.change.test(&self.p.change(), head, &self.obs.groups, |i| &cold[i].means, |i| hot[i].mean_delay, &mut self.fired);
         for flow in 0..self.hot.len() {
             let (h, c) = (&mut self.hot[flow], &mut self.cold[flow]);
             if self.fired[flow] {

@@ -124,7 +124,7 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
     });
     let sbd_sample_spacing = f.time("sbd_sample_spacing")?.map(|t| f.located("sbd_sample_spacing", t));
     let sbd_corr_min = f.number("sbd_corr_min", -1.0, 1.0)?.map(|c| f.located("sbd_corr_min", c));
-    let sbd_detector = f.choice("sbd_detector", &["mptcp-sbd", "pathpool"])?;
+    let sbd_detector = f.choice("sbd_detector", &["mptcp-sbd", "pathpool", "rfc8382"])?;
     let sbd_receiver = f.choice("sbd_receiver", &["honest", "separate", "random", "flapping"])?.map(|c| {
         let value = match c.value.as_str() {
             "separate" => ReceiverReport::Separate,
@@ -167,17 +167,35 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
             p.corr_min = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_min);
             p.report = m.sbd_receiver.as_ref().map_or(p.report, |r| r.value);
             p.verify = m.sbd_verify.as_ref().map_or(p.verify, |v| v.value);
-            if m.sbd_detector.as_ref().is_some_and(|d| d.value == "pathpool") {
-                // The `pathpool` preset: the split (at sbd_corr_min if given) and the change
-                // detector (pathpool_sbd::SbdParams::pathpool).
+            // A connection that names no detector runs the recommended `pathpool` preset
+            // (docs/sbd.md, "The pathpool preset"): the split (at sbd_corr_min if given) and
+            // the change detector (pathpool_sbd::SbdParams::pathpool). "mptcp-sbd" is [S0]'s,
+            // which the reproductions name (`pin_published_detector`); "rfc8382" is RFC 8382
+            // §2.2's parameters with [S0]'s decision filter.
+            if m.sbd_detector.as_ref().is_none_or(|d| d.value == "pathpool") {
                 p.corr_min = p.corr_min.or(Some(pathpool_sbd::CORR_MIN));
                 p.change_detect = true;
             }
+            p.rfc8382 = m.sbd_detector.as_ref().is_some_and(|d| d.value == "rfc8382");
         }
         (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\" or \"ssc-lia\", this connection runs \"{}\"", m.cc.value)),
         _ => {}
     }
     Ok(cc)
+}
+
+/// Reproductions of published results run the published detector: every multipath connection
+/// whose scheme runs MPTCP-SBD's detector and that names none gets [S0]'s (`mptcp-sbd`)
+/// instead of the default `pathpool` preset. Call it after any `--cc`.
+pub fn pin_published_detector(loaded: &mut crate::Loaded) {
+    for flow in &mut loaded.scenario.flows {
+        if let FlowKind::Mptcp(m) = &mut flow.kind {
+            if m.sbd_detector.is_none() && matches!(scheme(&m.cc.value), Ok(MultipathCc::MptcpSbd(_))) {
+                let path = format!("{}sbd_detector", m.cc.path.strip_suffix("cc").unwrap_or(&m.cc.path));
+                m.sbd_detector = Some(Located { value: "mptcp-sbd".to_string(), origin: m.cc.origin.clone(), path });
+            }
+        }
+    }
 }
 
 /// `--cc NAME`: every multipath connection of the scenario runs scheme NAME.

@@ -163,7 +163,7 @@ fn sbd_corr_min_is_checked_and_separates_s0s_disjoint_bottlenecks() {
     for (name, text) in files {
         for seed in 1..=2 {
             let accuracy = |corr: bool| {
-                let mut sets = vec!["simulation.duration=60s".to_string(), format!("simulation.seed={seed}"), "flows.mptcp.cc=mptcp-sbd".into()];
+                let mut sets = vec!["simulation.duration=60s".to_string(), format!("simulation.seed={seed}"), "flows.mptcp.cc=mptcp-sbd".into(), "flows.mptcp.sbd_detector=mptcp-sbd".into()];
                 if corr {
                     sets.push("flows.mptcp.sbd_corr_min=0.5".into());
                 }
@@ -186,6 +186,25 @@ fn sbd_detector_is_checked_and_the_pathpool_preset_follows_s0s_shifting_bottlene
     let e = load_err(&TWO_PATHS.replace("cc = \"mptcp-sbd\"", "cc = \"mptcp-sbd\"\nsbd_detector = \"fast\""));
     assert!(e.contains("flows.mp.sbd_detector") && e.contains("pathpool"), "{e}");
     refused_on_lia("sbd_detector = \"pathpool\"");
+
+    // A connection that names no detector runs the `pathpool` preset; reproductions pin S0's.
+    let decisions = |sets: &[&str], pin: bool| {
+        let mut sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        sets.extend(["simulation.duration=40s", "simulation.warmup=0s", "flows.mptcp.cc=mptcp-sbd"].map(String::from));
+        let mut l = load_str("nsb-2.toml", include_str!("../../../scenarios/papers/ferlin2016/nsb-2.toml"), &sets).unwrap();
+        if pin {
+            pathpool_scenario::mptcp::pin_published_detector(&mut l);
+        }
+        simulate(&l, &Progress::hidden()).unwrap().multipath.unwrap().connections[0].observations.clone()
+    };
+    let (default, pathpool, s0) = (decisions(&[], false), decisions(&["flows.mptcp.sbd_detector=pathpool"], false), decisions(&["flows.mptcp.sbd_detector=mptcp-sbd"], false));
+    assert_eq!(default, pathpool);
+    assert_ne!(default, s0);
+    assert_eq!(decisions(&[], true), s0);
+    assert_eq!(decisions(&["flows.mptcp.sbd_detector=pathpool"], true), pathpool, "a named detector is kept");
+    // `rfc8382`: RFC 8382 §2.2's parameters, which group nothing before 2·M = 60 intervals (21 s).
+    let rfc = decisions(&["flows.mptcp.sbd_detector=rfc8382"], false);
+    assert!(!rfc.is_empty() && rfc[0].0 >= 21.0 && s0[0].0 < 1.0, "first observations: rfc8382 {:?}, mptcp-sbd {:?}", rfc[0].0, s0[0].0);
 
     // S0's shifting bottleneck (SB, NSB, SB, NSB, SB; 30 s phases after 20 s): seconds from
     // each shift to the first correct decision, two seeds, with S0's detector and pathpool's.

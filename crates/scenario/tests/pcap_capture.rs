@@ -43,7 +43,8 @@ fn check(case: &str) {
     assert_eq!(p.subflows.len(), 2);
     assert!(p.connections[0].token.is_some() && p.connections[0].name.starts_with("mptcp-"));
     assert!(p.subflows.iter().all(|f| f.method == Method::MpTimestamp));
-    let mut feed = Feed(Rfc8382Replay::new(SbdParams::mptcp_sbd(), FilterParams::default(), 2));
+    // The default detector of an MPTCP-SBD connection that names none: the `pathpool` preset.
+    let mut feed = Feed(Rfc8382Replay::new(SbdParams::pathpool(), FilterParams::default(), 2));
     pathpool_pcap::sample(&files, &p, 5_000_000, &mut feed).unwrap();
     let replay = feed.0.finish();
     // The simulator keeps the measured window's decisions, each stamped with the time of the

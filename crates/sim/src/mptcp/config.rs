@@ -55,6 +55,9 @@ pub struct SbdPolicy {
     /// The receiver's detector restarts the memory of subflows whose bottleneck changed
     /// (`pathpool_sbd::change`, an extension, not S0's; the `pathpool` detector preset).
     pub change_detect: bool,
+    /// The receiver's detector starts from RFC 8382's parameters (`SbdParams::rfc8382`)
+    /// instead of [S0]'s.
+    pub rfc8382: bool,
     /// What the receiver reports: its decisions, or a lie (S0 §VII's open question).
     pub report: ReceiverReport,
     /// The sender checks the receiver's decisions against a detector of its own on RTT
@@ -93,7 +96,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, report: ReceiverReport::Honest, verify: false }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, rfc8382: false, report: ReceiverReport::Honest, verify: false }
     }
 }
 

@@ -34,9 +34,10 @@ pub(crate) struct SbdReceiver {
 
 impl SbdReceiver {
     pub fn new(n: usize, policy: &SbdPolicy) -> Self {
+        let base = if policy.rfc8382 { SbdParams::rfc8382() } else { SbdParams::mptcp_sbd() };
         let mut params = match policy.corr_min {
-            Some(corr_min) => SbdParams { corr_split: true, corr_min, ..SbdParams::mptcp_sbd() },
-            None => SbdParams::mptcp_sbd(),
+            Some(corr_min) => SbdParams { corr_split: true, corr_min, ..base },
+            None => base,
         };
         params.change_detect = policy.change_detect;
         SbdReceiver {

@@ -26,11 +26,16 @@ pub(super) const SBD_CORR: &str = "mptcp-sbd+corr";
 /// the change detector; not S0's; docs/sbd.md).
 pub(super) const SBD_PATHPOOL: &str = "mptcp-sbd+pathpool";
 
-/// A run of `scheme` (a `--cc` name, [`SBD_CORR`] or [`SBD_PATHPOOL`]).
+/// The results' scheme name of MPTCP-SBD with the `rfc8382` detector preset (RFC 8382 §2.2's
+/// parameters and [S0]'s decision filter; the shifting bottleneck only).
+pub(super) const SBD_RFC8382: &str = "mptcp-sbd+rfc8382";
+
+/// A run of `scheme` (a `--cc` name, [`SBD_CORR`], [`SBD_PATHPOOL`] or [`SBD_RFC8382`]).
 pub(super) fn scheme_run(seed: u64, scheme: &str) -> ScenarioRun {
     match scheme {
         SBD_CORR => ScenarioRun::new(seed).cc("mptcp-sbd").set(format!("flows.mptcp.sbd_corr_min={}", pathpool_sbd::CORR_MIN)),
         SBD_PATHPOOL => ScenarioRun::new(seed).cc("mptcp-sbd").set("flows.mptcp.sbd_detector=pathpool".to_string()),
+        SBD_RFC8382 => ScenarioRun::new(seed).cc("mptcp-sbd").set("flows.mptcp.sbd_detector=rfc8382".to_string()),
         _ => ScenarioRun::new(seed).cc(scheme),
     }
 }
