@@ -166,7 +166,9 @@ pub fn report(results: &Results, out: &mut PaperOut) -> Result<(), String> {
     out.key("shift_transition_delay_s", stats::mean(&m.reached));
     out.key("shift_sb_accuracy", stats::mean(&m.sb));
     out.key("shift_nsb_accuracy", stats::mean(&m.nsb));
+    out.key("shift_missed", Some((m.delays.len() - m.reached.len()) as f64));
     out.key("corr_shift_transition_delay_s", stats::mean(&c.reached));
+    out.key("corr_shift_missed", Some((c.delays.len() - c.reached.len()) as f64));
     out.key("corr_shift_nsb_accuracy", stats::mean(&c.nsb));
     out.key("pathpool_shift_transition_delay_s", stats::mean(&pp.reached));
     out.key("pathpool_shift_missed", Some((pp.delays.len() - pp.reached.len()) as f64));
