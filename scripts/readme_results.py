@@ -43,6 +43,12 @@ def table(out_dir):
     def each(fmt):
         return [fmt(n) for n in SIZES]
 
+    def shift(prefix, paper=""):
+        """S0's shifting bottleneck runs with two subflows only: one cell, then blanks."""
+        cell = f"{s[prefix + 'shift_transition_delay_s']:.1f} s, {s[prefix + 'shift_missed']:.0f} missed"
+        return row("shifting bottleneck: mean delay to the first right decision, phases missed (n = 2)",
+                   [cell, "", "", ""], paper)
+
     lines = [
         f"`pathpool reproduce ferlin2016 --out {out_dir}` then `python3 scripts/readme_results.py {out_dir}`"
         + (" (quick preset)" if s.get("quick") else "") + "",
@@ -58,20 +64,17 @@ def table(out_dir):
             each(lambda n: f"{s0[(f'sb-{n}', 1)]:.3f}"), "0.97 - 0.977"),
         row("NSB-n: decisions that separate every subflow",
             each(lambda n: f"{s0[(f'nsb-{n}', n)]:.3f}"), "0.75 - 0.70"),
-        row("shifting bottleneck: mean delay to the right decision, phases missed (n = 2)",
-            [f"{s['shift_transition_delay_s']:.1f} s, {s['shift_missed']:.0f} missed", "", "", ""], "7 s"),
+        shift("", "7 s"),
         "| **with the delay-correlation split** (an extension) | | | | | |",
         row("NSB-n: decisions that separate every subflow, and the gain over OLIA",
             each(lambda n: f"{split[(f'nsb-{n}', n)]:.3f}, {s[f'corr_nsb_gain_n{n}']:.2f}"), ""),
-        row("shifting bottleneck: mean delay, phases missed (n = 2)",
-            [f"{s['corr_shift_transition_delay_s']:.1f} s, {s['corr_shift_missed']:.0f} missed", "", "", ""], ""),
+        shift("corr_"),
         "| **the `pathpool` preset** (split and change detector; the default) | | | | | |",
         row("NSB-n: decisions that separate every subflow, and the gain over OLIA",
             each(lambda n: f"{preset[(f'nsb-{n}', n)]:.3f}, {s[f'pathpool_nsb_gain_n{n}']:.2f}"), ""),
         row("SB-n: decisions that group all subflows together, and MPTCP-SBD / TCP",
             each(lambda n: f"{preset[(f'sb-{n}', 1)]:.3f}, {s[f'pathpool_sb_ratio_n{n}']:.2f}"), ""),
-        row("shifting bottleneck: mean delay, phases missed (n = 2)",
-            [f"{s['pathpool_shift_transition_delay_s']:.1f} s, {s['pathpool_shift_missed']:.0f} missed", "", "", ""], ""),
+        shift("pathpool_"),
     ]
     return "\n".join(lines)
 
