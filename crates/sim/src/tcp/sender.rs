@@ -4,7 +4,8 @@
 //! The sender does not own its congestion controller: it names it by (connection, subflow
 //! index) and borrows it per call, so a multipath connection can drive several senders
 //! with one coupled `pathpool_cc::Controller`. The sender owns the path's RTT estimator
-//! (RTO) and hands each Karn-valid sample to the controller with the ACK.
+//! (RTO); the controller reads its SRTT (`set_srtt`) and gets each Karn-valid sample with
+//! the ACK for the algorithms' own use (wVegas' base RTT).
 
 use pathpool_cc::{AckInfo, Controller, RttEstimator, Signal};
 
@@ -231,6 +232,8 @@ impl TcpSender {
             let rtt_sample = (p.flags & FLAG_ECHO_VALID != 0).then(|| to_nanos(ctx.now - p.ts));
             if let Some(r) = rtt_sample {
                 self.rtt.on_sample(r);
+                // One estimator per subflow: the controller reads this one's SRTT.
+                ctl.set_srtt(self.subflow, self.rtt.smoothed());
                 if let Some(log) = &mut self.rtt_log {
                     log.push(super::RttSample { at: ctx.now, rtt: ctx.now - p.ts });
                 }
