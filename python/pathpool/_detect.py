@@ -11,10 +11,10 @@ import pandas as pd
 from pathpool import _pathpool
 
 
-def detect(trace, detector="mptcp-sbd", params=None, out=None):
+def detect(trace, detector="pathpool", params=None, out=None):
     """Runs a detector over ``trace``: a CSV file as ``pathpool detect --input`` reads it
     (``flow,send_time_us,recv_time_us[,lost]`` or ``flow,ack_time_us,rtt_us``) or a DataFrame
-    with those columns. ``detector`` is rfc8382, mptcp-sbd, pathpool or tr; ``params`` maps
+    with those columns. ``detector`` is rfc8382, mptcp-sbd, pathpool (the default, as the CLI's) or tr; ``params`` maps
     parameter names to values (``--param``). Returns the decisions (``time_s, flow, group``;
     equal non-zero groups share a bottleneck) with ``.attrs["summary"]`` (summary.json) and
     ``.attrs["observations"]`` (observations.csv); the files go to ``out`` (default: a new

@@ -29,6 +29,13 @@ def test_same_decisions_as_the_cli(cli, trace, tmp_path, file, detector):
     assert again.equals(d)
 
 
+def test_the_default_detector_is_the_clis(cli, trace, tmp_path):
+    subprocess.run([cli, "detect", "--input", trace / "owd.csv", "--out", tmp_path / "cli"], check=True, capture_output=True)
+    d = pathpool.detect(trace / "owd.csv", out=tmp_path / "py")
+    assert (tmp_path / "py" / "decisions.csv").read_bytes() == (tmp_path / "cli" / "decisions.csv").read_bytes()
+    assert d.attrs["summary"]["detector"] == "pathpool"
+
+
 def test_a_shared_bottleneck_is_grouped(trace):
     d = pathpool.detect(trace / "owd.csv", detector="mptcp-sbd")
     last = d[d["time_s"] == d["time_s"].max()]

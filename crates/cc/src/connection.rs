@@ -9,6 +9,7 @@
 use crate::window::{self, AckCounting, MinSsthresh, WindowConfig};
 use crate::interface::{AckInfo, Signal};
 use crate::path::PathState;
+use crate::rtt::SmoothedRtt;
 use crate::set::{SubflowSet, MAX_SUBFLOWS};
 use crate::Nanos;
 use std::fmt::Debug;
@@ -188,7 +189,9 @@ impl<A: CongestionControl> Connection<A> {
         let floor_before = self.paths[sf].cwnd.floor();
         let s = &mut self.paths[sf];
         if let Some(rtt) = ack.rtt_sample {
-            s.rtt.on_sample(rtt);
+            if !s.rtt_from_transport {
+                s.rtt.on_sample(rtt);
+            }
             A::on_rtt_sample(&mut s.algo, rtt);
         }
         if acked > 0.0 {
@@ -220,6 +223,14 @@ impl<A: CongestionControl> Connection<A> {
             A::increase(self, sf, now, units);
         }
         self.note_window_change(sf, floor_before);
+    }
+
+    /// See `MultipathController::set_srtt`. Like an RTT sample, it leaves LIA's alpha cache
+    /// alone (algorithms.md: alpha is not recomputed on RTT changes alone).
+    pub fn set_srtt(&mut self, sf: usize, srtt: SmoothedRtt) {
+        let s = &mut self.paths[sf];
+        s.rtt = srtt;
+        s.rtt_from_transport = true;
     }
 
     pub fn on_round_end(&mut self, sf: usize, now: Nanos) {

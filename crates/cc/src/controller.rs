@@ -6,6 +6,7 @@
 use crate::algorithm::{Algorithm, SinglePath};
 use crate::config::CcConfig;
 use crate::connection::Connection;
+use crate::rtt::SmoothedRtt;
 use crate::interface::{AckInfo, Signal};
 use crate::set::SubflowSet;
 use crate::{balia, cubic, fully_coupled, lia, linked_increases, olia, reno, wvegas, Nanos};
@@ -153,6 +154,12 @@ impl Controller {
 
     pub fn srtt(&self, sf: usize) -> Option<Nanos> {
         each!(&self.inner, c => c.srtt(sf))
+    }
+
+    /// See `MultipathController::set_srtt`.
+    #[inline]
+    pub fn set_srtt(&mut self, sf: usize, srtt: SmoothedRtt) {
+        each!(&mut self.inner, c => c.set_srtt(sf, srtt))
     }
 
     pub fn in_recovery(&self, sf: usize) -> bool {

@@ -4,6 +4,7 @@
 //! the connection-level coupling; a backend that holds one controller per path (a QUIC stack's
 //! per-path `Controller`) binds a path index with [`PathRef`].
 
+use crate::rtt::SmoothedRtt;
 use crate::set::SubflowSet;
 use crate::Nanos;
 
@@ -40,6 +41,11 @@ pub trait MultipathController {
     /// bottleneck detection hands in smaller groups, algorithms.md §7.5).
     fn set_coupling(&mut self, path: usize, coupling: SubflowSet);
     fn on_ack(&mut self, path: usize, now: Nanos, ack: AckInfo);
+    /// The transport's own smoothed RTT of `path` (the estimator it keeps for its RTO):
+    /// from the first call on, the controller reads this instead of smoothing the samples
+    /// handed in with ACKs, so the path has one RTT estimator, the transport's (as a kernel
+    /// controller reads `tp->srtt_us`). A caller without an estimator never calls it.
+    fn set_srtt(&mut self, path: usize, srtt: SmoothedRtt);
     /// `flight` is the RFC 5681 eq. 4 FlightSize in segments.
     fn on_congestion(&mut self, path: usize, now: Nanos, signal: Signal, flight: f64);
     /// Recovery ended (full ACK, RFC 6582 §3.2 step 3); cwnd stays at ssthresh.
@@ -54,6 +60,7 @@ pub trait MultipathController {
 /// One path of a connection's controller: the narrow per-path interface.
 pub trait PathController {
     fn on_ack(&mut self, now: Nanos, ack: AckInfo);
+    fn set_srtt(&mut self, srtt: SmoothedRtt);
     fn on_congestion(&mut self, now: Nanos, signal: Signal, flight: f64);
     fn on_recovery_exit(&mut self, now: Nanos);
     fn on_round_end(&mut self, now: Nanos);
@@ -69,6 +76,9 @@ pub struct PathRef<'a, C: MultipathController + ?Sized> {
 impl<C: MultipathController + ?Sized> PathController for PathRef<'_, C> {
     fn on_ack(&mut self, now: Nanos, ack: AckInfo) {
         self.conn.on_ack(self.path, now, ack)
+    }
+    fn set_srtt(&mut self, srtt: SmoothedRtt) {
+        self.conn.set_srtt(self.path, srtt)
     }
     fn on_congestion(&mut self, now: Nanos, signal: Signal, flight: f64) {
         self.conn.on_congestion(self.path, now, signal, flight)
@@ -97,6 +107,9 @@ macro_rules! forward_multipath {
             }
             fn on_ack(&mut self, path: usize, now: $crate::Nanos, ack: $crate::AckInfo) {
                 <$ty>::on_ack(self, path, now, ack)
+            }
+            fn set_srtt(&mut self, path: usize, srtt: $crate::SmoothedRtt) {
+                <$ty>::set_srtt(self, path, srtt)
             }
             fn on_congestion(&mut self, path: usize, now: $crate::Nanos, signal: $crate::Signal, flight: f64) {
                 <$ty>::on_congestion(self, path, now, signal, flight)

@@ -10,8 +10,10 @@ pub struct PathState<S> {
     /// Segments, un-inflated (the sender adds dupACK inflation during recovery).
     pub cwnd: f64,
     pub ssthresh: f64,
-    /// Smoothed from the samples handed in with ACKs (RFC 6298 SRTT).
+    /// Smoothed from the samples handed in with ACKs (RFC 6298 SRTT), or the transport's
+    /// own once it hands that in (`rtt_from_transport`).
     pub(crate) rtt: SmoothedRtt,
+    pub(crate) rtt_from_transport: bool,
     pub usable: bool,
     pub in_recovery: bool,
     /// A timeout happened and no new data was acknowledged since: a further timeout keeps
@@ -31,6 +33,7 @@ impl<S> PathState<S> {
             cwnd: cfg.initial_cwnd,
             ssthresh: cfg.initial_ssthresh,
             rtt: SmoothedRtt::default(),
+            rtt_from_transport: false,
             usable: true,
             in_recovery: false,
             in_timeout_streak: false,

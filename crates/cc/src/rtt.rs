@@ -128,6 +128,11 @@ impl RttEstimator {
         self.srtt.nanos()
     }
 
+    /// The SRTT part, as a controller reads it (`MultipathController::set_srtt`).
+    pub fn smoothed(&self) -> SmoothedRtt {
+        self.srtt
+    }
+
     /// Unrounded SRTT.
     pub fn srtt_f64(&self) -> Option<f64> {
         self.srtt.get()

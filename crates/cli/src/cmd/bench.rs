@@ -33,7 +33,7 @@ struct Workload {
 
 impl Workload {
     fn new(n_flows: usize, len: usize) -> Self {
-        let mut rng = Rng::stream(42, n_flows as u64);
+        let mut rng = Rng::for_component(42, n_flows as u64);
         let flow = (0..len).map(|_| rng.int(0, n_flows as u64 - 1) as u16).collect();
         let delay_ns = (0..len).map(|_| rng.int(20_000_000, 60_000_000) as i32).collect();
         Workload { flow, delay_ns }

@@ -1,7 +1,8 @@
 //! MPTCP connections in the simulation: each connection's state (its subflows, data sender
-//! and receiver, detector) and what the subflow endpoints ask it while they act (data
-//! delivered, the ACK's option, the coupling before an ACK: `crate::tcp::FlowOwner`). Building connections, the
-//! hooks the event loop calls after a subflow endpoint acted, and the results are in
+//! and receiver, detector) and what the subflow endpoints ask it while they act (how far a
+//! subflow may send new data, the option of a data segment, data delivered, the ACK's
+//! option, the coupling before an ACK: `crate::tcp::FlowOwner`). Building connections, the
+//! scheduler the event loop runs after a subflow sender acted, and the results are in
 //! `crate::sim::mptcp`.
 //!
 //! A connection is n TCP subflows (each a sender/receiver pair on its own routes, with its
@@ -11,7 +12,7 @@
 
 use pathpool_cc::Controller;
 
-use super::options::SbdOption;
+use super::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
 use super::receiver::{DataReceiver, SbdReceiver};
 use super::sender::DataSender;
 use crate::element::FlowId;
@@ -68,6 +69,25 @@ impl MptcpLayer {
 
 /// The connection is what its subflows' endpoints ask while they act (`crate::tcp::FlowOwner`).
 impl FlowOwner for MptcpLayer {
+    #[inline]
+    fn data_limit(&self, flow: u32) -> u64 {
+        let (c, k) = self.locate(flow);
+        self.conns[c].data.maps[k].end()
+    }
+
+    #[inline]
+    fn data_option(&mut self, flow: u32, retransmit: bool, now: Time) -> Option<[u8; 4]> {
+        let (c, k) = self.locate(flow);
+        let conn = &mut self.conns[c];
+        conn.sbd.as_ref()?;
+        let since_start = now - conn.start;
+        if retransmit {
+            conn.data.on_loss(k, since_start);
+        }
+        let time_us = (since_start / 1_000_000 % TIMESTAMP_MODULUS as u64) as u32;
+        Some(SbdOption::Timestamp(MpTimestamp { time_us, loss: retransmit }).packet_bytes())
+    }
+
     #[inline(never)]
     fn on_data(&mut self, p: &Packet, now: Time) {
         let (c, k) = self.locate(p.flow);

@@ -26,6 +26,11 @@ impl DsnMap {
         self.dsns.push_back(dsn);
     }
 
+    /// One past the last subflow segment mapped: the subflow may send new data below it.
+    pub fn end(&self) -> u64 {
+        self.base + self.dsns.len() as u64
+    }
+
     pub fn get(&self, subflow_seq: u64) -> Option<u64> {
         subflow_seq.checked_sub(self.base).and_then(|i| self.dsns.get(i as usize).copied())
     }
@@ -222,8 +227,6 @@ pub(crate) struct DataSender {
     pub coupler: Coupler,
     /// The coupling set each subflow passes to the controller.
     pub coupling: Vec<SubflowSet>,
-    /// Retransmissions already signalled with the MP_TIMESTAMP loss flag, per subflow.
-    pub losses_signalled: Vec<u64>,
 }
 
 impl DataSender {
@@ -246,7 +249,6 @@ impl DataSender {
             rr_next: 0,
             coupler,
             coupling,
-            losses_signalled: vec![0; n],
         }
     }
 

@@ -1,5 +1,5 @@
 //! MPTCP connections in the simulation (`crate::mptcp::engine` holds their state): building
-//! them, the results, and the hooks the event loop calls after a subflow endpoint acted.
+//! them, the results, and the scheduler the event loop runs after a subflow sender acted.
 
 use pathpool_cc::{Algorithm, CcConfig, MinSsthresh};
 
@@ -9,10 +9,8 @@ use crate::element::{Element, FlowId};
 use crate::error::ConfigError;
 use crate::mptcp::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
 use crate::mptcp::engine::{Connection, MptcpId, MptcpStats};
-use crate::mptcp::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
 use crate::mptcp::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
 use crate::mptcp::sender::{Coupler, DataSender};
-use crate::packet::{PacketKind, FLAG_MP_TIMESTAMP};
 
 impl Simulation {
     /// An MPTCP connection from one sender host to one receiver host over `cfg.subflows`.
@@ -128,47 +126,22 @@ impl Simulation {
         (conn.rx.delivered_segments, conn.rx.rcv_nxt())
     }
 
-    // ---- hooks ------------------------------------------------------------------------------
+    // ---- the scheduler ----------------------------------------------------------------------
 
-    /// After subflow sender `el` handled an ACK or an event: options on what it sent, the
-    /// DSN mapping trimmed, and the scheduler run.
+    /// After subflow sender `el` handled an ACK or an event: the DSN mapping trimmed, and
+    /// the scheduler run. It runs here, at the connection level, because one subflow's ACK can
+    /// give data to another (as Linux's MPTCP scheduler runs on the connection after an ACK).
     #[inline(never)]
-    pub(crate) fn mptcp_after_sender(&mut self, el: u32, outbox_mark: usize) {
+    pub(crate) fn mptcp_after_sender(&mut self, el: u32) {
         let Element::TcpSender(s) = &self.elements[el as usize] else { return };
         let (flow, snd_una) = (s.flow(), s.snd_una());
         let (c, k) = self.mptcp.locate(flow);
-        self.stamp_timestamps(c, k, outbox_mark);
         self.mptcp.conns[c].data.maps[k].trim(snd_una);
         self.schedule(c);
     }
 
-    /// MP_TIMESTAMP on every data segment subflow `k` put in the outbox from `from` on.
-    fn stamp_timestamps(&mut self, c: usize, k: usize, from: usize) {
-        let conn = &mut self.mptcp.conns[c];
-        if conn.sbd.is_none() {
-            return;
-        }
-        let Element::TcpSender(s) = &self.elements[conn.senders[k] as usize] else { return };
-        let retransmissions = s.counters.retransmissions;
-        let time_us = ((self.now - conn.start) / 1_000_000 % TIMESTAMP_MODULUS as u64) as u32;
-        for &id in &self.outbox[from..] {
-            let p = self.pool.get_mut(id);
-            if p.kind != PacketKind::TcpData || p.flow != conn.flows[k] {
-                continue;
-            }
-            // Losses go one per segment (S0 §III-B: incremental loss counts).
-            let loss = conn.data.losses_signalled[k] < retransmissions;
-            if loss {
-                conn.data.losses_signalled[k] += 1;
-                conn.data.on_loss(k, self.now - conn.start);
-            }
-            p.flags |= FLAG_MP_TIMESTAMP;
-            p.mp_option = SbdOption::Timestamp(MpTimestamp { time_us, loss }).packet_bytes();
-        }
-    }
-
-    /// Hands connection data to subflows with window room, as the scheduler picks, then
-    /// lets them send.
+    /// Maps connection data to subflows with window room, as the scheduler picks (each
+    /// subflow then sends below its map's end: `FlowOwner::data_limit`), and lets them send.
     fn schedule(&mut self, c: usize) {
         let conn = &mut self.mptcp.conns[c];
         let ctl = &self.controllers[conn.controller as usize];
@@ -177,16 +150,13 @@ impl Simulation {
         let mut srtt = [None; MAX_SUBFLOWS];
         for k in 0..n {
             if let Element::TcpSender(s) = &self.elements[conn.senders[k] as usize] {
-                room[k] = s.new_data_room(ctl);
+                room[k] = s.new_data_room(ctl, conn.data.maps[k].end());
                 srtt[k] = s.srtt();
             }
         }
         let mut touched = 0u32;
         while conn.data.window_open() {
             let Some(k) = conn.data.pick(&room[..n], &srtt[..n]) else { break };
-            let Element::TcpSender(s) = &mut self.elements[conn.senders[k] as usize] else { break };
-            debug_assert_eq!(conn.data.maps[k].get(s.next_granted_seq()), None);
-            s.grant_one();
             conn.data.maps[k].push(conn.data.dsn_next);
             conn.data.dsn_next += 1;
             room[k] -= 1;
@@ -199,11 +169,9 @@ impl Simulation {
             let conn = &self.mptcp.conns[c];
             let el = conn.senders[k];
             let ctl = &mut self.controllers[conn.controller as usize];
-            let mark = self.outbox.len();
             let Element::TcpSender(s) = &mut self.elements[el as usize] else { continue };
             let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
-            s.pump(&mut ctx, ctl);
-            self.stamp_timestamps(c, k, mark);
+            s.pump(&mut ctx, ctl, &mut self.mptcp);
         }
     }
 }

@@ -40,7 +40,6 @@ impl Simulation {
             return;
         }
         let me = ev.target;
-        let outbox_mark = self.outbox.len();
         let mut subflow_event = false;
         let mut ctx = Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
         match (&mut self.elements[me as usize], ev.kind) {
@@ -61,7 +60,7 @@ impl Simulation {
             }
             (Element::TcpSender(s), kind) => {
                 let ctl = &mut self.controllers[s.conn as usize];
-                s.on_event(kind, &mut ctx, ctl);
+                s.on_event(kind, &mut ctx, ctl, &mut self.mptcp);
                 subflow_event = s.is_subflow();
             }
             (Element::TcpReceiver(r), EventKind::DelayedAck) => r.on_timer(&mut ctx),
@@ -69,7 +68,7 @@ impl Simulation {
             (_, kind) => unreachable!("event {kind:?} for element {me} of another kind"),
         }
         if subflow_event {
-            self.mptcp_after_sender(me, outbox_mark);
+            self.mptcp_after_sender(me);
         }
     }
 
@@ -134,7 +133,7 @@ impl Simulation {
                 Element::TcpSender(s) => {
                     let ctl = &mut self.controllers[s.conn as usize];
                     if s.is_subflow() {
-                        subflow_ack = Some((el, ctx.outbox.len()));
+                        subflow_ack = Some(el);
                     }
                     s.on_ack(id, &mut ctx, ctl, &mut self.mptcp);
                 }
@@ -145,8 +144,8 @@ impl Simulation {
         if let Some((start, end)) = departure {
             self.after_queue(id, end, start);
         }
-        if let Some((el, mark)) = subflow_ack {
-            self.mptcp_after_sender(el, mark);
+        if let Some(el) = subflow_ack {
+            self.mptcp_after_sender(el);
         }
     }
 

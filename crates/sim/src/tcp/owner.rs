@@ -1,8 +1,10 @@
 //! What a TCP endpoint asks the owner of its flow at the moment it acts. A plain TCP flow
 //! has no owner to ask (the endpoints skip the calls); an MPTCP subflow's owner is its
-//! connection (`crate::mptcp::engine::MptcpLayer`), which reassembles the data, runs the
-//! detector's receiver side and couples the subflows. Declared here, implemented there, so
-//! that TCP does not depend on MPTCP.
+//! connection (`crate::mptcp::engine::MptcpLayer`), which hands out the data, puts the
+//! detector's options on the segments, reassembles the data, runs the detector's receiver
+//! side and couples the subflows. Declared here, implemented there, so that TCP does not
+//! depend on MPTCP. Every packet is complete when its endpoint builds it: nothing edits it
+//! afterwards.
 
 use pathpool_cc::Controller;
 
@@ -11,6 +13,16 @@ use crate::packet::Packet;
 use crate::time::Time;
 
 pub(crate) trait FlowOwner {
+    /// One past the last subflow segment of `flow` the connection's scheduler has given data
+    /// to: the subflow sends new segments only below it.
+    fn data_limit(&self, flow: u32) -> u64;
+
+    /// A subflow sender is building a data segment at `now` (`retransmit`: a
+    /// retransmission): the option it carries (MP_TIMESTAMP bytes), if the connection runs a
+    /// detector. A retransmission carries the loss flag itself (S0 §III-B: one loss per
+    /// segment).
+    fn data_option(&mut self, flow: u32, retransmit: bool, now: Time) -> Option<[u8; 4]>;
+
     /// A subflow receiver took data segment `p`: data delivered at the connection level, and
     /// the segment's MP_TIMESTAMP for the detector.
     fn on_data(&mut self, p: &Packet, now: Time);

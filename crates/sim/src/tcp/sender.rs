@@ -4,13 +4,14 @@
 //! The sender does not own its congestion controller: it names it by (connection, subflow
 //! index) and borrows it per call, so a multipath connection can drive several senders
 //! with one coupled `pathpool_cc::Controller`. The sender owns the path's RTT estimator
-//! (RTO) and hands each Karn-valid sample to the controller with the ACK.
+//! (RTO); the controller reads its SRTT (`set_srtt`) and gets each Karn-valid sample with
+//! the ACK for the algorithms' own use (wVegas' base RTT).
 
 use pathpool_cc::{AckInfo, Controller, RttEstimator, Signal};
 
 use crate::ctx::Ctx;
 use crate::event::EventKind;
-use crate::packet::{Packet, PacketId, PacketKind, FLAG_ECHO_VALID, FLAG_RETRANSMIT};
+use crate::packet::{Packet, PacketId, PacketKind, FLAG_ECHO_VALID, FLAG_MP_TIMESTAMP, FLAG_RETRANSMIT};
 use crate::time::{to_nanos, Time, PS_PER_SEC};
 
 use super::config::{Recovery, TcpFlowConfig, TcpTraffic};
@@ -91,9 +92,9 @@ pub struct TcpSender {
     round_end: u64,
     cwnd_limited: bool,
     last_cwnd: f64,
-    /// MPTCP subflow: one past the last subflow segment the connection's scheduler has
-    /// given data to (`None`: a plain TCP flow, the application decides).
-    granted: Option<u64>,
+    /// MPTCP subflow: the connection (its `FlowOwner`) says how far it may send new data
+    /// and gives each data segment its option (a plain TCP flow: the application decides).
+    mptcp_subflow: bool,
     /// MPTCP subflow: the connection has data to grant beyond what this subflow holds, so
     /// new data is available for NextSeg rule (2) once the scheduler runs.
     connection_has_data: bool,
@@ -137,7 +138,7 @@ impl TcpSender {
             round_end: 0,
             cwnd_limited: true,
             last_cwnd: cfg.cc_config.initial_cwnd,
-            granted: None,
+            mptcp_subflow: false,
             connection_has_data: false,
             counters: SenderCounters::default(),
             rtt_log: cfg.log_delays.then(Vec::new),
@@ -181,7 +182,7 @@ impl TcpSender {
 
     // ---- events -------------------------------------------------------------------------
 
-    pub fn on_event(&mut self, kind: EventKind, ctx: &mut Ctx, ctl: &mut Controller) {
+    pub(crate) fn on_event(&mut self, kind: EventKind, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         match kind {
             EventKind::TcpWake => {
                 self.wake_pending = false;
@@ -189,7 +190,7 @@ impl TcpSender {
                     self.active = true;
                     self.counters.cwnd_last_change = ctx.now;
                 }
-                self.try_send(ctx, ctl);
+                self.try_send(ctx, ctl, owner);
                 if self.round_end == 0 {
                     self.round_end = self.high_sent;
                 }
@@ -198,7 +199,7 @@ impl TcpSender {
                 self.active = false;
                 self.total_segments = self.total_segments.min(self.high_sent);
             }
-            EventKind::TcpRto => self.on_rto_event(ctx, ctl),
+            EventKind::TcpRto => self.on_rto_event(ctx, ctl, owner),
             _ => {}
         }
     }
@@ -231,6 +232,8 @@ impl TcpSender {
             let rtt_sample = (p.flags & FLAG_ECHO_VALID != 0).then(|| to_nanos(ctx.now - p.ts));
             if let Some(r) = rtt_sample {
                 self.rtt.on_sample(r);
+                // One estimator per subflow: the controller reads this one's SRTT.
+                ctl.set_srtt(self.subflow, self.rtt.smoothed());
                 if let Some(log) = &mut self.rtt_log {
                     log.push(super::RttSample { at: ctx.now, rtt: ctx.now - p.ts });
                 }
@@ -256,7 +259,7 @@ impl TcpSender {
                     if !self.sack {
                         // Partial ACK (RFC 6582 §3.2 step 4): retransmit the next hole,
                         // deflate by the amount acknowledged, add back one segment.
-                        self.transmit(self.snd_una, true, ctx);
+                        self.transmit(self.snd_una, true, ctx, owner);
                         self.inflation = (self.inflation - newly_acked + 1.0).max(0.0);
                         // "Impatient" timer: reset only on the first partial ACK.
                         restart_timer = !self.partial_ack_seen;
@@ -288,13 +291,13 @@ impl TcpSender {
                 self.counters.completed_at = Some(ctx.now);
             }
         } else if ack == self.snd_una && self.high_sent > self.snd_una && (!self.sack || newly_sacked > 0) {
-            self.on_dupack(ctx, ctl);
+            self.on_dupack(ctx, ctl, owner);
         }
-        self.try_send(ctx, ctl);
+        self.try_send(ctx, ctl, owner);
         self.account_cwnd(ctx.now, ctl);
     }
 
-    fn on_dupack(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
+    fn on_dupack(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         match self.phase {
             Phase::FastRecovery => {
                 if !self.sack {
@@ -312,13 +315,13 @@ impl TcpSender {
                 let allowed = !self.recover_set
                     || if self.sack { self.snd_una >= self.recover } else { self.snd_una > self.recover };
                 if lost && allowed {
-                    self.enter_fast_recovery(ctx, ctl);
+                    self.enter_fast_recovery(ctx, ctl, owner);
                 }
             }
         }
     }
 
-    fn enter_fast_recovery(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
+    fn enter_fast_recovery(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         self.counters.fast_retransmits += 1;
         let flight = self.flight_for_reduction(ctl);
         ctl.on_congestion(self.subflow, to_nanos(ctx.now), Signal::Loss, flight);
@@ -330,11 +333,11 @@ impl TcpSender {
         if !self.sack {
             self.inflation = DUP_THRESH as f64;
         }
-        self.transmit(self.snd_una, true, ctx);
+        self.transmit(self.snd_una, true, ctx, owner);
         self.rxt_next = self.snd_una + 1;
     }
 
-    fn on_rto_event(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
+    fn on_rto_event(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         if !self.rto_timer.on_event(ctx) || self.snd_una >= self.high_sent {
             return;
         }
@@ -360,7 +363,7 @@ impl TcpSender {
         self.round_end = self.high_sent;
         let rto = self.rto();
         self.rto_timer.arm(ctx.now + rto, ctx); // (5.6)
-        self.try_send(ctx, ctl);
+        self.try_send(ctx, ctl, owner);
         self.account_cwnd(ctx.now, ctl);
     }
 
@@ -377,12 +380,12 @@ impl TcpSender {
     // ---- transmission ---------------------------------------------------------------------
 
     /// Segments the application has made available (exclusive bound on new sequence numbers).
-    fn app_limit(&self, now: Time) -> u64 {
+    fn app_limit(&self, now: Time, owner: &impl FlowOwner) -> u64 {
         if !self.active {
             return self.high_sent;
         }
-        if let Some(g) = self.granted {
-            return g;
+        if self.mptcp_subflow {
+            return owner.data_limit(self.flow);
         }
         match self.traffic {
             TcpTraffic::Bulk | TcpTraffic::Bytes(_) => self.total_segments,
@@ -405,11 +408,11 @@ impl TcpSender {
         }
     }
 
-    fn try_send(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
+    fn try_send(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         if self.sack && self.phase != Phase::Open {
-            return self.send_in_sack_recovery(ctx, ctl);
+            return self.send_in_sack_recovery(ctx, ctl, owner);
         }
-        let limit = self.app_limit(ctx.now);
+        let limit = self.app_limit(ctx.now, owner);
         let window = (ctl.cwnd(self.subflow) + self.inflation).max(1.0) as u64;
         loop {
             // SACKed segments have left the network (RFC 6675 pipe with nothing yet lost).
@@ -424,7 +427,7 @@ impl TcpSender {
                 self.wait_for_app(ctx);
                 return;
             }
-            self.transmit(self.snd_nxt, retransmit, ctx);
+            self.transmit(self.snd_nxt, retransmit, ctx, owner);
             self.snd_nxt += 1;
             if !retransmit {
                 self.high_sent = self.snd_nxt;
@@ -433,8 +436,8 @@ impl TcpSender {
     }
 
     /// RFC 6675 §5 step (C): send while cwnd - pipe >= 1 segment, choosing with NextSeg.
-    fn send_in_sack_recovery(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
-        let limit = self.app_limit(ctx.now);
+    fn send_in_sack_recovery(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
+        let limit = self.app_limit(ctx.now, owner);
         let lost_below = self.lost_boundary();
         let mut pipe = self.pipe(lost_below);
         loop {
@@ -444,16 +447,16 @@ impl TcpSender {
             }
             match self.next_seg(lost_below, limit) {
                 Some(Next::Retransmit(s)) => {
-                    self.transmit(s, true, ctx);
+                    self.transmit(s, true, ctx, owner);
                     self.rxt_next = s + 1;
                 }
                 Some(Next::New(s)) => {
-                    self.transmit(s, false, ctx);
+                    self.transmit(s, false, ctx, owner);
                     self.high_sent = s + 1;
                     self.snd_nxt = self.high_sent;
                 }
                 Some(Next::Rescue(s)) => {
-                    self.transmit(s, true, ctx);
+                    self.transmit(s, true, ctx, owner);
                     self.rescue_done = true;
                 }
                 None => {
@@ -511,7 +514,7 @@ impl TcpSender {
         // (4) one rescue retransmission per recovery: the highest un-SACKed segment. Rule (4)
         // is for a sender without new data; an MPTCP subflow whose connection still has data
         // gets it from the scheduler after this ACK, so rule (2) applies instead.
-        let new_data_coming = self.granted.is_some() && self.connection_has_data;
+        let new_data_coming = self.mptcp_subflow && self.connection_has_data;
         if self.phase == Phase::FastRecovery && !self.rescue_done && !new_data_coming && self.snd_una < self.high_sent {
             let mut s = self.high_sent - 1;
             while s > self.snd_una && self.scoreboard.contains(s) {
@@ -522,8 +525,9 @@ impl TcpSender {
         None
     }
 
+    /// Builds data segment `seq` whole (a subflow's option asked of its owner) and sends it.
     #[inline]
-    fn transmit(&mut self, seq: u64, retransmit: bool, ctx: &mut Ctx) {
+    fn transmit(&mut self, seq: u64, retransmit: bool, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let mut p = Packet::EMPTY;
         p.seq = seq;
         p.ts = ctx.now;
@@ -532,6 +536,12 @@ impl TcpSender {
         p.flags = if retransmit { FLAG_RETRANSMIT } else { 0 };
         p.size_bytes = self.mss_bytes;
         p.flow = self.flow;
+        if self.mptcp_subflow {
+            if let Some(bytes) = owner.data_option(self.flow, retransmit, ctx.now) {
+                p.flags |= FLAG_MP_TIMESTAMP;
+                p.mp_option = bytes;
+            }
+        }
         ctx.send_new(p);
         self.counters.sent_packets += 1;
         if retransmit {
@@ -554,13 +564,14 @@ impl TcpSender {
 
 /// The hooks a multipath connection drives its subflows with (crate::mptcp).
 impl TcpSender {
-    /// Makes this sender an MPTCP subflow: it sends new data only when granted.
+    /// Makes this sender an MPTCP subflow: it sends new data only as far as its owner's
+    /// `data_limit`.
     pub(crate) fn make_subflow(&mut self) {
-        self.granted = Some(0);
+        self.mptcp_subflow = true;
     }
 
     pub(crate) fn is_subflow(&self) -> bool {
-        self.granted.is_some()
+        self.mptcp_subflow
     }
 
     /// Whether the connection has data the scheduler would grant to this subflow.
@@ -568,25 +579,13 @@ impl TcpSender {
         self.connection_has_data = has_data;
     }
 
-    /// Gives this subflow one more segment of connection data to send.
-    pub(crate) fn grant_one(&mut self) {
-        if let Some(g) = &mut self.granted {
-            *g += 1;
-        }
-    }
-
-    /// Subflow sequence number the next granted segment will get.
-    pub(crate) fn next_granted_seq(&self) -> u64 {
-        self.granted.unwrap_or(self.high_sent)
-    }
-
-    /// How many new segments the window would let this subflow send now, beyond what it was
-    /// already granted (0 while retransmissions are pending).
-    pub(crate) fn new_data_room(&self, ctl: &Controller) -> u64 {
+    /// How many new segments the window would let this subflow send now, beyond those below
+    /// `data_limit` (its owner's) it has not sent yet (0 while retransmissions are pending).
+    pub(crate) fn new_data_room(&self, ctl: &Controller, data_limit: u64) -> u64 {
         if !self.active {
             return 0;
         }
-        let pending = self.granted.map_or(0, |g| g.saturating_sub(self.high_sent));
+        let pending = data_limit.saturating_sub(self.high_sent);
         let room = if self.sack && self.phase != Phase::Open {
             let lost_below = self.lost_boundary();
             if let Some(Next::Retransmit(_)) = self.next_seg(lost_below, self.high_sent) {
@@ -604,9 +603,9 @@ impl TcpSender {
         room.saturating_sub(pending)
     }
 
-    /// Sends what the window and the grants allow.
-    pub(crate) fn pump(&mut self, ctx: &mut Ctx, ctl: &mut Controller) {
-        self.try_send(ctx, ctl);
+    /// Sends what the window and the owner's data limit allow.
+    pub(crate) fn pump(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
+        self.try_send(ctx, ctl, owner);
         self.account_cwnd(ctx.now, ctl);
     }
 }

@@ -92,8 +92,8 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
     // queue q (whose shape comes from stream 0).
     let mut queues: Vec<Queue> = (0..n_queues)
         .map(|q| match cfg.alike_queues {
-            false => Queue::random(Rng::stream(cfg.seed, q as u64)),
-            true => Queue::random(Rng::stream(cfg.seed, 0)).with_dynamics(Rng::stream(cfg.seed, 2000 + q as u64)),
+            false => Queue::random(Rng::for_component(cfg.seed, q as u64)),
+            true => Queue::random(Rng::for_component(cfg.seed, 0)).with_dynamics(Rng::for_component(cfg.seed, 2000 + q as u64)),
         })
         .collect();
     struct Probe {
@@ -103,14 +103,14 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
     }
     let mut probes: Vec<Probe> = (0..cfg.flows)
         .map(|i| {
-            let mut rng = Rng::stream(cfg.seed, 1000 + i as u64);
+            let mut rng = Rng::for_component(cfg.seed, 1000 + i as u64);
             let truth = FlowTruth {
                 bottleneck: if cfg.shared { 0 } else { i },
-                base_owd_ms: rng.uniform(5.0, 40.0),
-                base_reverse_ms: rng.uniform(5.0, 40.0),
-                noise_ms: cfg.noise_ms * rng.uniform(0.5, 1.5),
+                base_owd_ms: rng.uniform_in(5.0, 40.0),
+                base_reverse_ms: rng.uniform_in(5.0, 40.0),
+                noise_ms: cfg.noise_ms * rng.uniform_in(0.5, 1.5),
             };
-            let next_send_s = rng.exp(1.0 / cfg.rate_pps);
+            let next_send_s = rng.exponential(1.0 / cfg.rate_pps);
             Probe { rng, next_send_s, truth }
         })
         .collect();
@@ -144,10 +144,10 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
         for (i, p) in probes.iter_mut().enumerate() {
             while p.next_send_s < now + STEP_S {
                 let send = p.next_send_s;
-                p.next_send_s += p.rng.exp(1.0 / cfg.rate_pps);
+                p.next_send_s += p.rng.exponential(1.0 / cfg.rate_pps);
                 let q = &queues[p.truth.bottleneck];
                 let lost = p.rng.chance(q.drop_fraction());
-                let fwd = p.truth.base_owd_ms * 1e-3 + q.delay_s() + p.rng.exp(p.truth.noise_ms * 1e-3);
+                let fwd = p.truth.base_owd_ms * 1e-3 + q.delay_s() + p.rng.exponential(p.truth.noise_ms * 1e-3);
                 let recv = send + fwd;
                 let recv_clock = recv * (1.0 + skew);
                 owd.push(OwdRow {
@@ -157,7 +157,7 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
                     lost,
                 });
                 if !lost {
-                    let back = p.truth.base_reverse_ms * 1e-3 + p.rng.exp(p.truth.noise_ms * 1e-3);
+                    let back = p.truth.base_reverse_ms * 1e-3 + p.rng.exponential(p.truth.noise_ms * 1e-3);
                     let ack = recv + back;
                     rtt.push(RttRow {
                         flow: i,

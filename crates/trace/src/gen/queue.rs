@@ -54,19 +54,19 @@ impl Queue {
     /// of 20-80 ms and 2-6 on/off sources each sending 1-4 % of the capacity while on.
     pub fn random(mut rng: Rng) -> Self {
         let spec = QueueSpec {
-            capacity_mbps: rng.uniform(20.0, 100.0),
-            buffer_ms: rng.uniform(20.0, 100.0),
+            capacity_mbps: rng.uniform_in(20.0, 100.0),
+            buffer_ms: rng.uniform_in(20.0, 100.0),
             tcp_flows: rng.int(2, 8) as usize,
             udp_sources: rng.int(2, 6) as usize,
         };
         let capacity_bps = spec.capacity_mbps * 1e6 / 8.0;
         let tcp = (0..spec.tcp_flows)
             .map(|_| {
-                let base_rtt_s = rng.uniform(0.020, 0.080);
+                let base_rtt_s = rng.uniform_in(0.020, 0.080);
                 let fair = capacity_bps * base_rtt_s / PACKET_BYTES / spec.tcp_flows as f64;
                 AimdFlow {
                     base_rtt_s,
-                    cwnd_pkts: rng.uniform(0.5, 1.5) * fair,
+                    cwnd_pkts: rng.uniform_in(0.5, 1.5) * fair,
                     cut_at_s: None,
                     last_cut_s: f64::NEG_INFINITY,
                 }
@@ -74,12 +74,12 @@ impl Queue {
             .collect();
         let udp = (0..spec.udp_sources)
             .map(|_| {
-                let mean_on_s = rng.uniform(1.0, 5.0);
-                let mean_off_s = rng.uniform(1.0, 5.0);
+                let mean_on_s = rng.uniform_in(1.0, 5.0);
+                let mean_off_s = rng.uniform_in(1.0, 5.0);
                 OnOff {
-                    rate_bps: rng.uniform(0.01, 0.04) * capacity_bps,
+                    rate_bps: rng.uniform_in(0.01, 0.04) * capacity_bps,
                     on: false,
-                    switch_at_s: rng.exp(mean_off_s),
+                    switch_at_s: rng.exponential(mean_off_s),
                     mean_on_s,
                     mean_off_s,
                 }
@@ -105,10 +105,10 @@ impl Queue {
         // A starting state of its own too, so alike queues do not begin in step.
         let per_flow = self.capacity_bps / PACKET_BYTES / self.tcp.len() as f64;
         for f in &mut self.tcp {
-            f.cwnd_pkts = rng.uniform(0.5, 1.5) * per_flow * f.base_rtt_s;
+            f.cwnd_pkts = rng.uniform_in(0.5, 1.5) * per_flow * f.base_rtt_s;
         }
         for s in &mut self.udp {
-            s.switch_at_s = rng.exp(s.mean_off_s);
+            s.switch_at_s = rng.exponential(s.mean_off_s);
         }
         Queue { rng, ..self }
     }
@@ -157,7 +157,7 @@ impl Queue {
             if now_s >= s.switch_at_s {
                 s.on = !s.on;
                 s.switch_at_s =
-                    now_s + if s.on { self.rng.pareto(1.5, s.mean_on_s) } else { self.rng.exp(s.mean_off_s) };
+                    now_s + if s.on { self.rng.pareto(s.mean_on_s, 1.5) } else { self.rng.exponential(s.mean_off_s) };
             }
             if s.on {
                 arrivals += s.rate_bps * dt_s;
