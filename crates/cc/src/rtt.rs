@@ -120,8 +120,11 @@ impl RttEstimator {
             (Some(srtt), RtoRule::Linux) => srtt + (K * self.rttvar).max(self.min_rto as f64),
         };
         let base = base.max(self.min_rto as f64).min(self.max_rto as f64); // (2.4), (2.5)
+        if self.backoffs == 0 {
+            return ceil_nanos(base);
+        }
         let backed = base * 2f64.powi(self.backoffs.min(62) as i32);
-        backed.min(self.max_rto as f64).ceil() as Nanos
+        ceil_nanos(backed.min(self.max_rto as f64))
     }
 
     pub fn srtt(&self) -> Option<Nanos> {
@@ -140,5 +143,28 @@ impl RttEstimator {
 
     pub fn rttvar(&self) -> Nanos {
         self.rttvar.round() as Nanos
+    }
+}
+
+/// `x.ceil() as Nanos` for `x >= 0` (or NaN), inline: a simulated sender asks for its RTO on
+/// every ACK, and without SSE4.1 `f64::ceil` is a library call.
+#[inline]
+fn ceil_nanos(x: f64) -> Nanos {
+    let t = x as Nanos;
+    if (t as f64) < x {
+        t + 1
+    } else {
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ceil_nanos_is_ceil() {
+        let big = (1u64 << 53) as f64;
+        for x in [0.0, 0.2, 1.0, 1.5, 199_999_999.000_001, 200e6, 2.5e9, big - 0.5, big, big * 3.0, 1.8e19, f64::NAN] {
+            assert_eq!(super::ceil_nanos(x), x.ceil() as u64, "{x}");
+        }
     }
 }

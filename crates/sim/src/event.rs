@@ -175,8 +175,9 @@ impl EventQueue {
         self.schedule_as_of(time, self.clock, target, kind);
     }
 
-    /// Schedules an event at `time` that counts as scheduled at `sched` (>= now).
-    #[inline]
+    /// Schedules an event at `time` that counts as scheduled at `sched` (>= now). Inlined:
+    /// pipes call it once per packet, and the call's register saving cost a third of it.
+    #[inline(always)]
     pub fn schedule_as_of(&mut self, time: Time, sched: Time, target: u32, kind: EventKind) {
         let ev = Event { time, sched, seq: self.next_seq, target, kind };
         self.next_seq += 1;

@@ -42,7 +42,7 @@ impl Pipe {
     /// The head's event counts as scheduled when the packet entered the pipe or when the
     /// packet before it left, whichever was later: when a pipe event was scheduled before
     /// queues knew departures in advance (event.rs).
-    #[inline]
+    #[inline(always)]
     pub fn admit(&mut self, id: PacketId, next_element: u32, enter: Time, me: u32, events: &mut EventQueue) -> bool {
         let due = enter + self.delay;
         match self.in_flight.back() {

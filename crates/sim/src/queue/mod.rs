@@ -5,14 +5,18 @@
 
 mod random_tail;
 mod red;
+mod tally;
 
 pub use random_tail::RandomTailParams;
 pub use red::{Red, RedParams};
+pub use tally::QueueCounters;
 
 use std::collections::VecDeque;
 
 use crate::rng::Rng;
 use crate::time::{transmission_time, Time};
+
+use tally::Tally;
 
 /// Buffer size limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,23 +62,6 @@ impl QueueConfig {
     }
 }
 
-/// Cumulative counters of one queue. `QueueStats` are differences of these.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct QueueCounters {
-    pub arrivals: u64,
-    pub drops: u64,
-    pub drop_bytes: u64,
-    pub departures: u64,
-    pub departure_bytes: u64,
-    /// Time spent serialising packets, ps.
-    pub busy_time: Time,
-    /// Integral of the occupancy over time, packet-picoseconds and byte-picoseconds.
-    pub area_packets: u128,
-    pub area_bytes: u128,
-    /// When the integrals were last brought up to date.
-    pub last_change: Time,
-}
-
 enum Policy {
     DropTail,
     Red(Box<Red>, Rng),
@@ -96,7 +83,7 @@ pub struct Queue {
     /// Serialisation time for the last size seen (most packets have one of two sizes).
     cached_size: u32,
     cached_time: Time,
-    pub counters: QueueCounters,
+    tally: Tally,
 }
 
 impl Queue {
@@ -121,7 +108,7 @@ impl Queue {
             busy_until: 0,
             cached_size: 0,
             cached_time: 0,
-            counters: QueueCounters::default(),
+            tally: Tally::default(),
         }
     }
 
@@ -154,76 +141,39 @@ impl Queue {
         self.cached_time
     }
 
-    /// Brings the occupancy integrals up to `now` (call before every occupancy change).
-    #[inline]
-    fn integrate(&mut self, now: Time) {
-        let c = &mut self.counters;
-        let dt = (now - c.last_change) as u128;
-        c.area_packets += dt * self.pending.len() as u128;
-        c.area_bytes += dt * self.bytes as u128;
-        c.last_change = now;
-    }
-
     /// Removes the packets that have left as seen at `now` by an event scheduled at
-    /// `sched` (`departed`), with the counters and integrals each departure would have
-    /// updated at its own time.
-    #[inline]
+    /// `sched` (`departed`). Their counts were taken when they were accepted (tally.rs).
+    #[inline(always)]
     fn retire(&mut self, now: Time, sched: Time) {
+        let mut emptied_at = None;
         while let Some(&(d, size)) = self.pending.front() {
             if d > now || (d == now && d - self.service_time(size) >= sched) {
                 break;
             }
-            self.integrate(d);
             self.pending.pop_front();
             self.bytes -= size as u64;
-            let st = self.service_time(size);
-            let c = &mut self.counters;
-            c.departures += 1;
-            c.departure_bytes += size as u64;
-            c.busy_time += st;
-            if self.pending.is_empty() {
-                if let Policy::Red(red, _) = &mut self.policy {
-                    red.on_queue_empty(d);
-                }
-            }
+            emptied_at = Some(d);
+        }
+        if let (Some(d), true, Policy::Red(red, _)) = (emptied_at, self.pending.is_empty(), &mut self.policy) {
+            red.on_queue_empty(d);
         }
     }
 
-    /// Counters at `now` as seen by an event scheduled at `sched` (`departed`), with the
-    /// occupancy integrals brought up to `now`.
+    /// Counters at `now` as seen by an event scheduled at `sched` (`departed`).
     pub fn counters_at(&self, now: Time, sched: Time) -> QueueCounters {
-        let mut c = self.counters;
-        let mut len = self.pending.len() as u128;
-        let mut bytes = self.bytes as u128;
-        for &(d, size) in &self.pending {
-            if !self.departed(d, size, now, sched) {
-                break;
-            }
-            let d = d.max(c.last_change);
-            c.area_packets += (d - c.last_change) as u128 * len;
-            c.area_bytes += (d - c.last_change) as u128 * bytes;
-            c.last_change = d;
-            len -= 1;
-            bytes -= size as u128;
-            c.departures += 1;
-            c.departure_bytes += size as u64;
-            c.busy_time += transmission_time(size, self.rate_bps);
-        }
-        let dt = (now.max(c.last_change) - c.last_change) as u128;
-        c.area_packets += dt * len;
-        c.area_bytes += dt * bytes;
-        c.last_change = now.max(c.last_change);
-        c
+        let rate = self.rate_bps;
+        let not_left = self.pending.iter().filter(|&&(d, size)| !self.departed(d, size, now, sched));
+        self.tally.at(now, not_left.map(|&(d, size)| (d, size, transmission_time(size, rate))))
     }
 
     /// Offers a packet of `size` bytes at `now`, brought by an event scheduled at `sched`.
     /// Returns when its serialisation starts and ends (its departure), or None if it was
     /// dropped (the caller frees it). Drop-tail, random tail drop and RED all decide at
     /// arrival, on the occupancy left by the packets that have not departed (`departed`).
-    #[inline]
+    #[inline(always)]
     pub fn arrive(&mut self, size: u32, now: Time, sched: Time) -> Option<(Time, Time)> {
         self.retire(now, sched);
-        self.counters.arrivals += 1;
+        self.tally.arrival();
         let (used, cap, byte_buffer) = match self.buffer {
             Buffer::Packets(n) => (self.pending.len() as u64, n as u64, false),
             Buffer::Bytes(b) => (self.bytes, b, true),
@@ -238,16 +188,16 @@ impl Queue {
             };
         }
         if drop {
-            self.counters.drops += 1;
-            self.counters.drop_bytes += size as u64;
+            self.tally.drop(size);
             return None;
         }
-        self.integrate(now);
+        let service = self.service_time(size);
         let start = self.busy_until.max(now);
-        let departure = start + self.service_time(size);
+        let departure = start + service;
         self.busy_until = departure;
         self.pending.push_back((departure, size));
         self.bytes += size as u64;
+        self.tally.accept(size, now, service, departure);
         Some((start, departure))
     }
 }
@@ -264,7 +214,7 @@ mod tests {
     fn drop_tail_counts_the_packet_in_service() {
         let mut q = Queue::new(&QueueConfig::drop_tail(1_000_000, Buffer::Packets(5)), Rng::for_stream(0, 0));
         assert_eq!(offer(&mut q, 8, 1500), 5);
-        assert_eq!(q.counters.drops, 3);
+        assert_eq!(q.counters_at(0, 0).drops, 3);
         // The head leaves after 1500 B at 1 Mb/s = 12 ms; then one place is free again.
         let ms = crate::time::millis(1);
         assert_eq!(q.len_packets_at(12 * ms, 0), 5);
@@ -314,12 +264,12 @@ mod tests {
         let ms = crate::time::millis(1);
         let out: Vec<_> = (0..3).map(|_| q.arrive(1000, 0, 0).unwrap().1).collect();
         assert_eq!(out, vec![ms, 2 * ms, 3 * ms]);
-        // An arrival after the queue drained starts service at once.
-        assert_eq!(q.arrive(1000, 5 * ms, 5 * ms), Some((5 * ms, 6 * ms)));
         let c = q.counters_at(3 * ms, u64::MAX);
         assert_eq!((c.departures, c.busy_time), (3, 3 * ms));
         // Occupancy 3, 2, 1 packets for 1 ms each: mean 2 over 3 ms.
         assert_eq!(c.area_packets, 6 * ms as u128);
+        // An arrival after the queue drained starts service at once.
+        assert_eq!(q.arrive(1000, 5 * ms, 5 * ms), Some((5 * ms, 6 * ms)));
         // At 6 ms exactly, a probe scheduled before the last service began (at 5 ms) sees the
         // packet still there; the final tally does not.
         assert_eq!(q.counters_at(6 * ms, 4 * ms).departures, 3);
@@ -327,20 +277,41 @@ mod tests {
         assert_eq!(q.counters_at(6 * ms, u64::MAX).area_packets, 7 * ms as u128);
     }
 
+    /// The counters at `read` against their definitions over the accepted packets.
+    fn check(q: &Queue, accepted: &[(Time, Time, u32)], read: Time) {
+        let rate = q.rate_bps();
+        let c = q.counters_at(read, u64::MAX);
+        let left: Vec<_> = accepted.iter().filter(|&&(_, d, _)| d <= read).collect();
+        assert_eq!(c.departures, left.len() as u64);
+        assert_eq!(c.departure_bytes, left.iter().map(|&&(_, _, s)| s as u64).sum::<u64>());
+        assert_eq!(c.busy_time, left.iter().map(|&&(_, _, s)| transmission_time(s, rate)).sum::<u64>());
+        let stay = |&(a, d, _): &(Time, Time, u32)| (d.min(read) - a) as u128;
+        assert_eq!(c.area_packets, accepted.iter().map(stay).sum::<u128>());
+        assert_eq!(c.area_bytes, accepted.iter().map(|e| stay(e) * e.2 as u128).sum::<u128>());
+    }
+
     #[test]
-    fn retiring_at_an_arrival_matches_the_lazy_counters() {
-        let mut q = Queue::new(&QueueConfig::drop_tail(8_000_000, Buffer::Packets(10)), Rng::for_stream(0, 0));
-        let ms = crate::time::millis(1);
-        for t in [0, 0, ms / 2, 4 * ms, 4 * ms] {
-            q.arrive(1000, t, t);
+    fn counters_match_the_occupancy_counted_departure_by_departure() {
+        // Mixed sizes through a small buffer: some drops, busy and idle spells.
+        let rate = 8_000_000;
+        let mut q = Queue::new(&QueueConfig::drop_tail(rate, Buffer::Packets(6)), Rng::for_stream(0, 0));
+        let us = crate::time::micros(1);
+        let (mut t, mut x) = (0u64, 12345u64);
+        let mut accepted = Vec::new(); // (arrival, departure, size)
+        for i in 0..2000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            t += (x >> 33) % 1500 * us;
+            // Read now and then, as probes do (at the present, before this arrival).
+            if i % 97 == 0 {
+                check(&q, &accepted, t);
+            }
+            let size = if x & 1 == 0 { 40 } else { 1500 };
+            if let Some((_, d)) = q.arrive(size, t, t) {
+                accepted.push((t, d, size));
+            }
         }
-        let lazy = q.counters_at(7 * ms, 7 * ms);
-        q.arrive(1000, 7 * ms, 7 * ms);
-        let mut eager = q.counters;
-        eager.arrivals -= 1;
-        assert_eq!(eager.departures, lazy.departures);
-        assert_eq!(eager.busy_time, lazy.busy_time);
-        assert_eq!(eager.area_packets, lazy.area_packets);
-        assert_eq!(eager.area_bytes, lazy.area_bytes);
+        check(&q, &accepted, t);
+        check(&q, &accepted, t + 5 * crate::time::millis(1));
+        assert!(q.counters_at(t, u64::MAX).drops > 0);
     }
 }

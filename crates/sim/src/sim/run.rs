@@ -31,9 +31,10 @@ impl Simulation {
 
     #[inline]
     fn dispatch(&mut self, ev: Event) {
-        if ev.kind == EventKind::PacketArrival {
-            self.forward(ev.target);
-            return;
+        match ev.kind {
+            EventKind::PacketArrival => return self.forward(ev.target),
+            EventKind::PipeArrival => return self.pipe_arrival(ev.target),
+            _ => {}
         }
         if ev.target == SIM_TARGET {
             self.sample_probes();
@@ -43,21 +44,6 @@ impl Simulation {
         let mut subflow_event = false;
         let mut ctx = Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
         match (&mut self.elements[me as usize], ev.kind) {
-            (Element::Pipe(p), EventKind::PipeArrival) => {
-                let (id, next) = p.deliver_head(ctx.now, me, ctx.events);
-                if let Some((next_id, next_el)) = next {
-                    // The next head arrives at least one serialisation time from now: load
-                    // what it will touch (packet, endpoint state, controller) meanwhile.
-                    ctx.pool.prefetch(next_id);
-                    if let Some(e) = self.elements.get(next_el as usize) {
-                        prefetch_lines(e);
-                    }
-                    if let Some(c) = self.controller_of.get(next_el as usize).and_then(|&c| self.controllers.get(c as usize)) {
-                        prefetch_lines(c);
-                    }
-                }
-                self.forward(id);
-            }
             (Element::TcpSender(s), kind) => {
                 let ctl = &mut self.controllers[s.conn as usize];
                 s.on_event(kind, &mut ctx, ctl, &mut self.mptcp);
@@ -70,6 +56,27 @@ impl Simulation {
         if subflow_event {
             self.mptcp_after_sender(me);
         }
+    }
+
+    /// The head packet of pipe `me` reached its far end: hand it on.
+    #[inline(always)]
+    fn pipe_arrival(&mut self, me: u32) {
+        let Element::Pipe(p) = &mut self.elements[me as usize] else {
+            unreachable!("pipe event for element {me}, not a pipe")
+        };
+        let (id, next) = p.deliver_head(self.now, me, &mut self.events);
+        if let Some((next_id, next_el)) = next {
+            // The next head arrives at least one serialisation time from now: load what it
+            // will touch (packet, endpoint state, controller) meanwhile.
+            self.pool.prefetch(next_id);
+            if let Some(e) = self.elements.get(next_el as usize) {
+                prefetch_lines(e);
+            }
+            if let Some(c) = self.controller_of.get(next_el as usize).and_then(|&c| self.controllers.get(c as usize)) {
+                prefetch_lines(c);
+            }
+        }
+        self.forward(id);
     }
 
     /// Moves every packet in the outbox to the next element of its route, in order (the
@@ -101,43 +108,50 @@ impl Simulation {
             }
             p.hop += 1;
             let size = p.size_bytes;
-            let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
+            let now = self.now;
+            // What an endpoint may touch; built only for endpoints (queues, pipes and loss
+            // elements are handled here with the fields themselves).
+            macro_rules! ctx {
+                () => {
+                    Ctx { now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox }
+                };
+            }
             match &mut self.elements[el as usize] {
                 Element::Queue(q) => {
-                    departure = q.arrive(size, ctx.now, self.cause);
+                    departure = q.arrive(size, now, self.cause);
                     if departure.is_none() {
-                        ctx.pool.free(id);
+                        self.pool.free(id);
                     }
                 }
                 Element::Pipe(pipe) => {
-                    let next_el = self.routes.hop(ctx.pool.get(id).route, ctx.pool.get(id).hop);
-                    if !pipe.admit(id, next_el, ctx.now, el, ctx.events) {
-                        ctx.events.schedule_as_of(ctx.now + pipe.delay(), ctx.now, id, EventKind::PacketArrival);
+                    let next_el = self.routes.hop(self.pool.get(id).route, self.pool.get(id).hop);
+                    if !pipe.admit(id, next_el, now, el, &mut self.events) {
+                        self.events.schedule_as_of(now + pipe.delay(), now, id, EventKind::PacketArrival);
                     }
                 }
                 Element::Loss(l) => {
                     if l.pass() {
-                        ctx.outbox.push(id);
+                        self.outbox.push(id);
                     } else {
-                        ctx.pool.free(id);
+                        self.pool.free(id);
                     }
                 }
                 Element::ScriptedLoss(l) => {
-                    if l.pass(ctx.pool.get(id)) {
-                        ctx.outbox.push(id);
+                    if l.pass(self.pool.get(id)) {
+                        self.outbox.push(id);
                     } else {
-                        ctx.pool.free(id);
+                        self.pool.free(id);
                     }
                 }
-                Element::TcpReceiver(r) => r.on_data(id, &mut ctx, &mut self.mptcp),
+                Element::TcpReceiver(r) => r.on_data(id, &mut ctx!(), &mut self.mptcp),
                 Element::TcpSender(s) => {
                     let ctl = &mut self.controllers[s.conn as usize];
                     if s.is_subflow() {
                         subflow_ack = Some(el);
                     }
-                    s.on_ack(id, &mut ctx, ctl, &mut self.mptcp);
+                    s.on_ack(id, &mut ctx!(), ctl, &mut self.mptcp);
                 }
-                Element::UdpSink(k) => k.on_packet(id, &mut ctx),
+                Element::UdpSink(k) => k.on_packet(id, &mut ctx!()),
                 Element::UdpSource(_) => unreachable!("routes never lead into a source"),
             }
         }
