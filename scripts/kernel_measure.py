@@ -6,11 +6,16 @@ ranges, written as the table of docs/kernel.md between its markers.
 
     sudo python3 scripts/kernel_measure.py [--bin target/release/pathpool] [--out out/kernel]
                                             [--repeat 3] [--doc docs/kernel.md] [--s0]
+                                            [--pacing] [--only CASE-CC,...]
 
 MPTCP-SBD runs on the kernel with `pathpool kernel sbd` (the SBD daemon) beside the testbed;
 its log of group changes is kept under OUT/real/CASE-mptcp-sbd/sbd.log and its RTT samples in
 samples.csv beside it (`pathpool detect --input` reads them). Finished runs are reused (delete
-OUT to start over).
+OUT to start over). --pacing registers the controllers with `pathpool kernel load --pacing`
+(Linux's internal pacing on every subflow) and writes a table of its own (OUT out/kernel-paced,
+beside the unpaced runs of --baseline out/kernel). --only runs just those cases (e.g.
+`shared-olia`) and writes no table, so that a long measurement can be taken in parts;
+--pacing --measured writes the paced table from the cases measured so far.
 """
 import argparse
 import csv
@@ -38,6 +43,13 @@ S0_CASES = [
 ]
 S0_BEGIN = "<!-- kernel-measure-s0:begin (written by scripts/kernel_measure.py --s0) -->"
 S0_END = "<!-- kernel-measure-s0:end -->"
+# --pacing: the coupled controllers with Linux's internal pacing on (docs/kernel.md, "Pacing").
+PACED_CASES = [
+    ("shared", ["lia", "olia", "balia", "mptcp-sbd"]),
+    ("disjoint", ["olia", "mptcp-sbd"]),
+]
+PACED_BEGIN = "<!-- kernel-measure-paced:begin (written by scripts/kernel_measure.py --pacing) -->"
+PACED_END = "<!-- kernel-measure-paced:end -->"
 
 
 def scenario(args, case):
@@ -65,10 +77,15 @@ def real_runs(args, case, cc):
         os.makedirs(out, exist_ok=True)
         daemon, loaded = None, False
         try:
-            if cc == "mptcp-sbd":
+            if args.pacing or cc != "uncoupled":
                 if not registered():
-                    run([args.bin, "kernel", "load"])
+                    run([args.bin, "kernel", "load"] + (["--pacing"] if args.pacing else []))
                     loaded = True
+                status = subprocess.run([args.bin, "kernel", "status"], capture_output=True, text=True).stdout
+                if ("pacing: on" in status) != args.pacing:
+                    sys.exit(f"the registered controllers have pacing {'off' if args.pacing else 'on'}: "
+                             "`pathpool kernel unload` first")
+            if cc == "mptcp-sbd":
                 log = open(os.path.join(out, "sbd.log"), "w")
                 daemon = subprocess.Popen([args.bin, "kernel", "sbd", "--samples", os.path.join(out, "samples.csv")],
                                           stdout=log, stderr=subprocess.STDOUT)
@@ -80,6 +97,10 @@ def real_runs(args, case, cc):
             if daemon:
                 daemon.send_signal(signal.SIGINT)
                 daemon.wait(timeout=10)
+            if registered():
+                # The controllers' guard counters (docs/kernel.md), before unloading resets them.
+                with open(os.path.join(out, "status.txt"), "w") as f:
+                    subprocess.run([args.bin, "kernel", "status"], stdout=f, stderr=subprocess.STDOUT)
             if loaded:
                 run([args.bin, "kernel", "unload"])
     with open(rep) as f:
@@ -138,6 +159,34 @@ def s0_table(args):
     return "\n".join(lines)
 
 
+def paced_table(args):
+    """The controllers with pacing beside the same runs without it (--baseline) and the simulator."""
+    lines = [
+        f"| scenario | controller | kernel, paced: sum ratio, median [min, max] of {args.repeat} | "
+        f"kernel, not paced | simulator: median of {args.repeat} seeds |",
+        "|---|---|---|---|---|",
+    ]
+    for case, ccs in PACED_CASES:
+        for cc in ccs:
+            if args.measured and not os.path.exists(os.path.join(args.out, "real", f"{case}-{cc}", "repeats.csv")):
+                continue
+            real, sim = real_runs(args, case, cc), sim_runs(args, case, cc)
+            base = os.path.join(args.baseline, "real", f"{case}-{cc}", "repeats.csv")
+            unpaced = ""
+            if os.path.exists(base):
+                with open(base) as f:
+                    row = next(r for r in csv.reader(f) if r[0] == "sum_ratio")
+                unpaced = fmt([float(v) for v in row[1:] if v])
+            lines.append(f"| {case} | {cc} | {fmt(real)} | {unpaced} | {statistics.median(sim):.2f} |")
+    for case, _ in PACED_CASES:
+        d = sbd_decisions(args, case)
+        if d:
+            lines.append("")
+            lines.append(f"The SBD daemon's decisions with pacing, {case}: {d[0]} of {d[2]} separate "
+                         f"the two subflows (all {args.repeat} runs).")
+    return "\n".join(lines)
+
+
 def fmt(values):
     return f"{statistics.median(values):.2f} [{min(values):.2f}, {max(values):.2f}]"
 
@@ -150,9 +199,29 @@ def main():
     p.add_argument("--doc", default="docs/kernel.md")
     p.add_argument("--s0", action="store_true", help="S0's three-subflow files instead (OUT/s0 by default)")
     p.add_argument("--s0-cases", default=",".join(c for c, _ in S0_CASES), help="which of them (comma-separated)")
+    p.add_argument("--pacing", action="store_true", help="the controllers with internal pacing (OUT/../kernel-paced)")
+    p.add_argument("--baseline", default="out/kernel", help="--pacing: the unpaced runs to show beside")
+    p.add_argument("--measured", action="store_true",
+                   help="--pacing: write the table from the cases measured so far, running none")
+    p.add_argument("--only", help="run only these cases (CASE-CC, comma-separated) and write no table")
     args = p.parse_args()
     if os.geteuid() != 0:
         sys.exit("kernel_measure.py needs root (the testbed and the BPF controllers)")
+    if args.pacing and args.out == "out/kernel":
+        args.out = "out/kernel-paced"
+    if args.only:
+        for item in args.only.split(","):
+            case, _, cc = item.partition("-")
+            if not cc:
+                sys.exit(f"--only {item}: expected CASE-CC, e.g. shared-olia")
+            real, sim = real_runs(args, case, cc), sim_runs(args, case, cc)
+            print(f"{case} {cc}: kernel {fmt(real)}, simulator {fmt(sim)}")
+        return
+    if args.pacing:
+        table = paced_table(args)
+        print(table)
+        write_between(args.doc, PACED_BEGIN, PACED_END, table)
+        return
     if args.s0:
         if args.out == "out/kernel":
             args.out = "out/kernel/s0"

@@ -86,6 +86,7 @@ def main():
         t.join()
         daemon.send_signal(signal.SIGINT)
         daemon.wait(timeout=10)
+        status = subprocess.run([args.bin, "kernel", "status"], capture_output=True, text=True).stdout
         if loaded:
             subprocess.run([args.bin, "kernel", "unload"], check=True)
     dmesg_after = subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()
@@ -110,6 +111,9 @@ def main():
         f"({len(rss)} samples, every 30 s, max {max(v for _, v in rss)} KiB)",
         f"- the daemon's last line: `{last}`",
     ]
+    guards = [l for l in status.splitlines() if l.startswith("guards:")]
+    if guards:
+        lines.append(f"- the controllers' {guards[0]}")
     text = "\n".join(lines)
     print(text)
     write_between(args.doc, BEGIN, END, text)

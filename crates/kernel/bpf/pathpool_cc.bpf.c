@@ -68,6 +68,81 @@ struct {
 	__type(value, __u32);
 } pp_groups SEC(".maps");
 
+/* Options set by the loader (`pathpool kernel load --pacing`), read when a subflow starts:
+ * bit 0 turns on Linux's internal pacing for the subflow (PP_OPT_PACING). */
+#define PP_OPT_PACING 1u
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} pp_opts SEC(".maps");
+
+/* Guards against impossible inputs, counted for `pathpool kernel status` (docs/kernel.md,
+ * "A window of 1.5 billion segments"): [0] cong_avoid calls with `acked` above PP_ACKED_MAX,
+ * [1] increases capped at one segment per acknowledged segment, [2] cong_avoid entered with
+ * snd_cwnd above PP_CWND_MAX (set outside this controller), [3] the largest `acked` seen,
+ * [4] the largest snd_cwnd seen on entry; and, to see how often Linux's cwnd-limited rule
+ * skips an increase (OLIA's negative alpha_r is applied only when its subflow is limited),
+ * [5] cong_avoid calls skipped as not cwnd-limited, [6] calls that went on. */
+#define PP_ACKED_MAX 65535u
+#define PP_CWND_MAX 65535u
+enum { PP_ST_ACKED = 0, PP_ST_CAPPED = 1, PP_ST_CWND = 2, PP_ST_ACKED_TOP = 3, PP_ST_CWND_TOP = 4, PP_ST_SKIPPED = 5, PP_ST_LIMITED = 6, PP_ST_N = 7 };
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PP_ST_N);
+	__type(key, __u32);
+	__type(value, __u64);
+} pp_stats SEC(".maps");
+
+/* The guards run in global functions, verified once each: inlined, they pushed the
+ * verifier past its 1M-instruction budget on cong_avoid. */
+__noinline int pp_g_count(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&pp_stats, &which);
+	if (v)
+		__sync_fetch_and_add(v, 1);
+	return 0;
+}
+
+static __always_inline void pp_top(__u32 which, __u64 x)
+{
+	__u64 *v = bpf_map_lookup_elem(&pp_stats, &which);
+	if (v && x > *v)
+		*v = x; /* racy across CPUs: a diagnostic maximum */
+}
+
+/* On entry to cong_avoid: the largest acked and window, a window beyond the formulas' range. */
+__noinline int pp_g_entry(__u64 acked, __u64 cwnd)
+{
+	pp_top(PP_ST_ACKED_TOP, acked);
+	pp_top(PP_ST_CWND_TOP, cwnd);
+	if (cwnd > PP_CWND_MAX)
+		pp_g_count(PP_ST_CWND);
+	if (acked > PP_ACKED_MAX)
+		pp_g_count(PP_ST_ACKED);
+	return 0;
+}
+
+/* inc * acked (Q30 segments), at most one segment per acknowledged segment: in congestion
+ * avoidance cwnd >= ssthresh >= 2, where every formula here adds less (at most 1/w +
+ * alpha/w); more is a bad input, counted. acked <= PP_ACKED_MAX and inc is cut to 2^32 first
+ * so that the product stays below 2^63. */
+__noinline __s64 pp_g_bound(__s64 inc, __u64 acked)
+{
+	if (acked > PP_ACKED_MAX)
+		acked = PP_ACKED_MAX;
+	if (inc > (1LL << 32))
+		inc = 1LL << 32;
+	__s64 cap = (__s64)(acked << 30);
+	__s64 delta = inc * (__s64)acked;
+	if (delta > cap) {
+		pp_g_count(PP_ST_CAPPED);
+		delta = cap;
+	}
+	return delta;
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 18);
@@ -291,8 +366,14 @@ static __always_inline void pp_cong_avoid(struct sock *sk, __u32 acked, __u32 al
 {
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	pp_attach(sk, algo);
-	if (!pp_cwnd_limited(tp))
+	pp_g_entry(acked, tp->snd_cwnd);
+	if (acked > PP_ACKED_MAX)
+		acked = PP_ACKED_MAX;
+	if (!pp_cwnd_limited(tp)) {
+		pp_g_count(PP_ST_SKIPPED);
 		return;
+	}
+	pp_g_count(PP_ST_LIMITED);
 	if (tp->snd_cwnd < tp->snd_ssthresh) {
 		acked = tcp_slow_start(tp, acked);
 		if (!acked)
@@ -329,7 +410,7 @@ static __always_inline void pp_cong_avoid(struct sock *sk, __u32 acked, __u32 al
 	} else {
 		inc = pp_g_olia_inc(&set);
 	}
-	pp_apply(sk, inc * (pp_s64)acked);
+	pp_apply(sk, pp_g_bound(inc, acked));
 }
 
 static __always_inline __u32 pp_ssthresh_of(struct sock *sk, __u32 algo)
@@ -380,6 +461,12 @@ static __always_inline void pp_init(struct sock *sk, __u32 algo)
 	ca->l1 = ca->l2 = 0;
 	ca->token = 0;
 	ca->subflow_id = 0;
+	/* Pacing (optional): with SK_PACING_NEEDED and no fq qdisc, TCP paces the subflow itself
+	 * at tcp_update_pacing_rate's cwnd/srtt (x2 in slow start, x1.2 after), as BBR asks for in
+	 * its init; the window arithmetic is unchanged. An fq qdisc's SK_PACING_FQ is left alone. */
+	__u32 zero = 0, *opts = bpf_map_lookup_elem(&pp_opts, &zero);
+	if (opts && (*opts & PP_OPT_PACING) && sk->sk_pacing_status == SK_PACING_NONE)
+		sk->sk_pacing_status = SK_PACING_NEEDED;
 	pp_attach(sk, algo);
 }
 

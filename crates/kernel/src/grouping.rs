@@ -30,6 +30,8 @@ struct Conn {
     filter: DecisionFilter,
     groups: Option<Vec<(u32, u32)>>,
     last_ns: u64,
+    /// The detector's memory restarts seen (the change detector's; the filter restarts with them).
+    restarts: u64,
 }
 
 /// The detectors of every connection seen.
@@ -56,6 +58,7 @@ impl ConnGroups {
             filter: DecisionFilter::new(FilterParams::default(), SLOTS),
             groups: None,
             last_ns: 0,
+            restarts: 0,
         });
         let slot = match c.ids.iter().position(|&x| x == subflow) {
             Some(s) => s,
@@ -70,6 +73,12 @@ impl ConnGroups {
         c.last_ns = now;
         while let Some(obs) = c.det.poll(now) {
             let obs = obs.clone();
+            if c.det.memory_restarts() != c.restarts {
+                // The change detector restarted the detector's memory (`change_detect`), as
+                // pathpool-sbd's replay does: the filter starts over with it.
+                c.restarts = c.det.memory_restarts();
+                c.filter.restart();
+            }
             if let Some(d) = c.filter.push(&obs) {
                 let groups: Vec<(u32, u32)> = c.ids.iter().copied().zip(d.groups.iter().copied()).collect();
                 out.push(GroupDecision { token, groups: groups.clone(), previous: c.groups.replace(groups) });

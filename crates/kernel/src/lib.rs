@@ -20,9 +20,9 @@ pub use status::{registered, ConnStatus, SbdRun, Status};
 #[cfg(feature = "bpf")]
 pub use daemon::run_sbd;
 #[cfg(feature = "bpf")]
-pub use loader::{buildable, load, status, unload, write_groups, Guard};
+pub use loader::{buildable, load, set_pacing, status, unload, write_groups, Guard};
 
 #[cfg(not(feature = "bpf"))]
 mod unbuilt;
 #[cfg(not(feature = "bpf"))]
-pub use unbuilt::{buildable, load, run_sbd, status, unload, write_groups, Guard};
+pub use unbuilt::{buildable, load, run_sbd, set_pacing, status, unload, write_groups, Guard};

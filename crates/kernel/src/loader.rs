@@ -163,7 +163,40 @@ pub fn status() -> Result<Status, String> {
         });
     }
     connections.sort_by_key(|c| c.token);
-    Ok(Status { registered, connections })
+    Ok(Status { registered, connections, pacing: pacing(), guards: guards() })
+}
+
+/// Turns Linux's internal pacing on or off for subflows that start from now on (the pinned
+/// `pp_opts`, which each controller reads in its `init`; docs/kernel.md, "Pacing").
+pub fn set_pacing(on: bool) -> Result<(), String> {
+    preflight()?;
+    let opts = open_map("pp_opts")?;
+    let v: u32 = if on { PP_OPT_PACING } else { 0 };
+    opts.update(&0u32.to_ne_bytes(), &v.to_ne_bytes(), MapFlags::ANY)
+        .map_err(|e| format!("writing pp_opts: {e}"))
+}
+
+/// Bit 0 of `pp_opts` (PP_OPT_PACING in the BPF source).
+const PP_OPT_PACING: u32 = 1;
+
+/// pp_stats: the controllers' guards against impossible inputs (pathpool_cc.bpf.c, PP_ST_*).
+fn guards() -> [u64; 7] {
+    let mut out = [0u64; 7];
+    if let Ok(m) = open_map("pp_stats") {
+        for (i, v) in out.iter_mut().enumerate() {
+            if let Ok(Some(b)) = m.lookup(&(i as u32).to_ne_bytes(), MapFlags::ANY) {
+                *v = u64::from_ne_bytes(b[..8].try_into().expect("8 bytes"));
+            }
+        }
+    }
+    out
+}
+
+fn pacing() -> bool {
+    open_map("pp_opts")
+        .ok()
+        .and_then(|m| m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY).ok().flatten())
+        .is_some_and(|v| u32_at(&v, 0) & PP_OPT_PACING != 0)
 }
 
 /// Writes each (subflow id, group) of connection `token` into the map pathpool_sbd reads.

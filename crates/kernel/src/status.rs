@@ -17,6 +17,13 @@ pub struct Status {
     /// pathpool controllers registered in the kernel now.
     pub registered: Vec<String>,
     pub connections: Vec<ConnStatus>,
+    /// Whether new subflows get Linux's internal pacing (`pathpool kernel load --pacing`).
+    pub pacing: bool,
+    /// The controllers' guards since loading: cong_avoid calls with more than 65535 segments
+    /// acknowledged, increases capped at one segment per acknowledged segment, calls entered
+    /// with a window above 65535 segments; the largest `acked` and window seen; calls that
+    /// skipped the increase as not cwnd-limited, and calls that went on.
+    pub guards: [u64; 7],
 }
 
 /// The pathpool controllers in `tcp_available_congestion_control`.
@@ -35,6 +42,14 @@ impl fmt::Display for Status {
             return writeln!(f, "registered: none");
         }
         writeln!(f, "registered: {}", self.registered.join(" "))?;
+        writeln!(f, "pacing: {}", if self.pacing { "on" } else { "off" })?;
+        let g = &self.guards;
+        writeln!(
+            f,
+            "guards: acked above 65535 {}, increases capped {}, window above 65535 on entry {} (largest acked {}, largest window {})",
+            g[0], g[1], g[2], g[3], g[4]
+        )?;
+        writeln!(f, "increase calls: {} not cwnd-limited (skipped), {} cwnd-limited", g[5], g[6])?;
         let subflows: u32 = self.connections.iter().map(|c| c.subflows).sum();
         writeln!(f, "connections: {} ({} subflows)", self.connections.len(), subflows)?;
         for c in &self.connections {

@@ -15,6 +15,10 @@ pub fn load() -> Result<Vec<String>, String> {
     Err(WHY.into())
 }
 
+pub fn set_pacing(_on: bool) -> Result<(), String> {
+    Err(WHY.into())
+}
+
 pub fn unload() -> Result<Vec<String>, String> {
     Err(WHY.into())
 }

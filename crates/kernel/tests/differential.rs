@@ -33,16 +33,20 @@ struct Case {
     events: usize,
     /// Groups for the SBD case (group id per subflow), empty = all coupled.
     groups: &'static [u8],
+    /// Per-subflow multiplier of `p_loss`, empty = 1 for all (a subflow held at a tiny window
+    /// beside a large one, where OLIA's l1/l2 and path sets matter most).
+    loss_scale: &'static [f64],
 }
 
 const CASES: &[Case] = &[
-    Case { name: "1 subflow", rtts_us: &[20_000], p_loss: 0.01, p_timeout: 0.0005, events: 40_000, groups: &[] },
-    Case { name: "2 subflows, equal RTT", rtts_us: &[20_000, 20_000], p_loss: 0.01, p_timeout: 0.0005, events: 40_000, groups: &[] },
-    Case { name: "2 subflows, RTT 1:100", rtts_us: &[1_000, 100_000], p_loss: 0.005, p_timeout: 0.0005, events: 40_000, groups: &[] },
-    Case { name: "8 subflows, RTT 1..100 ms", rtts_us: &[1_000, 3_000, 7_000, 12_000, 20_000, 35_000, 60_000, 100_000], p_loss: 0.005, p_timeout: 0.0002, events: 80_000, groups: &[] },
-    Case { name: "tiny windows (loss 30 %)", rtts_us: &[10_000, 40_000, 25_000], p_loss: 0.3, p_timeout: 0.02, events: 40_000, groups: &[] },
-    Case { name: "large windows (loss 0.02 %)", rtts_us: &[30_000, 60_000], p_loss: 0.0002, p_timeout: 0.0, events: 200_000, groups: &[] },
-    Case { name: "SBD groups {0,1} {2,3}", rtts_us: &[20_000, 25_000, 30_000, 80_000], p_loss: 0.01, p_timeout: 0.0005, events: 60_000, groups: &[0, 0, 1, 1] },
+    Case { name: "1 subflow", rtts_us: &[20_000], p_loss: 0.01, p_timeout: 0.0005, events: 40_000, groups: &[], loss_scale: &[] },
+    Case { name: "2 subflows, equal RTT", rtts_us: &[20_000, 20_000], p_loss: 0.01, p_timeout: 0.0005, events: 40_000, groups: &[], loss_scale: &[] },
+    Case { name: "2 subflows, RTT 1:100", rtts_us: &[1_000, 100_000], p_loss: 0.005, p_timeout: 0.0005, events: 40_000, groups: &[], loss_scale: &[] },
+    Case { name: "8 subflows, RTT 1..100 ms", rtts_us: &[1_000, 3_000, 7_000, 12_000, 20_000, 35_000, 60_000, 100_000], p_loss: 0.005, p_timeout: 0.0002, events: 80_000, groups: &[], loss_scale: &[] },
+    Case { name: "tiny windows (loss 30 %)", rtts_us: &[10_000, 40_000, 25_000], p_loss: 0.3, p_timeout: 0.02, events: 40_000, groups: &[], loss_scale: &[] },
+    Case { name: "large windows (loss 0.02 %)", rtts_us: &[30_000, 60_000], p_loss: 0.0002, p_timeout: 0.0, events: 200_000, groups: &[], loss_scale: &[] },
+    Case { name: "SBD groups {0,1} {2,3}", rtts_us: &[20_000, 25_000, 30_000, 80_000], p_loss: 0.01, p_timeout: 0.0005, events: 60_000, groups: &[0, 0, 1, 1], loss_scale: &[] },
+    Case { name: "one subflow held tiny (loss 20 % vs 0.05 %)", rtts_us: &[40_000, 45_000], p_loss: 0.0005, p_timeout: 0.0, events: 100_000, groups: &[], loss_scale: &[1.0, 400.0] },
 ];
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -88,10 +92,11 @@ fn run<A: CongestionControl>(algo: A, which: Algo, case: &Case, seed: u64) -> Di
         now += 1_000;
         let flight = rust.cwnd(sf).floor().max(1.0) as u32;
         let u = rng.unit();
+        let p_loss = case.p_loss * case.loss_scale.get(sf).copied().unwrap_or(1.0);
         if u < case.p_timeout {
             rust.on_congestion(sf, now, Signal::Timeout, flight as f64);
             c.timeout(sf, flight);
-        } else if u < case.p_timeout + case.p_loss {
+        } else if u < case.p_timeout + p_loss {
             rust.on_congestion(sf, now, Signal::Loss, flight as f64);
             c.loss(sf, flight);
         } else if rust.in_recovery(sf) && rng.unit() < 0.2 {

@@ -23,6 +23,11 @@ fn load_registers_four_controllers_and_unload_leaves_none() {
         let status = pathpool_kernel::status().expect("status reads the pinned maps");
         assert_eq!(status.registered, pathpool_kernel::CONTROLLERS.map(String::from).to_vec());
         assert!(status.connections.is_empty(), "{status:?}");
+        assert!(!status.pacing, "pacing is off unless asked for");
+        assert_eq!(status.guards, [0; 7], "pp_stats starts at zero");
+        pathpool_kernel::set_pacing(true).expect("pp_opts is pinned and writable");
+        assert!(pathpool_kernel::status().expect("status").pacing);
+        pathpool_kernel::set_pacing(false).expect("pp_opts");
         let again = pathpool_kernel::load();
         assert!(again.is_err_and(|e| e.contains("already registered")));
     }

@@ -9,7 +9,12 @@ use clap::Subcommand;
 pub enum KernelWhat {
     /// Register pathpool_lia, pathpool_olia, pathpool_balia and pathpool_sbd (they stay
     /// registered until `unload`).
-    Load,
+    Load {
+        /// Turn on Linux's internal pacing on every subflow they start (cwnd/srtt, x1.2 in
+        /// congestion avoidance; docs/kernel.md, "Pacing").
+        #[arg(long)]
+        pacing: bool,
+    },
     /// Unregister them.
     Unload,
     /// Registered controllers, the MPTCP connections using them, their subflows and groups.
@@ -30,9 +35,15 @@ pub enum KernelWhat {
 
 pub fn run(what: KernelWhat) -> Result<(), CliError> {
     match what {
-        KernelWhat::Load => {
+        KernelWhat::Load { pacing } => {
             let names = pathpool_kernel::load().map_err(CliError::runtime)?;
-            println!("registered: {}", names.join(" "));
+            if pacing {
+                if let Err(e) = pathpool_kernel::set_pacing(true) {
+                    let _ = pathpool_kernel::unload();
+                    return Err(CliError::runtime(e));
+                }
+            }
+            println!("registered: {}{}", names.join(" "), if pacing { " (pacing on)" } else { "" });
         }
         KernelWhat::Unload => {
             let names = pathpool_kernel::unload().map_err(CliError::runtime)?;
