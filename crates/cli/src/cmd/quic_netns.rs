@@ -277,6 +277,7 @@ fn join(a: &QuicNetnsArgs, out: &OutDir, flows: &[(String, QuicCc, Vec<String>)]
                 f.cwnd_bytes = s.cwnd_bytes.iter().map(|c| fit_f(c)).collect();
                 f.srtt_ms = s.srtt_ms.iter().map(|c| fit_f(c)).collect();
                 f.decisions = s.decisions;
+                f.sbd_inputs = s.sbd_inputs;
                 f.ack_delay = s.ack_delay;
                 f.path_events = s.path_events;
                 errors.extend(s.error.map(|e| format!("sender: {e}")));
