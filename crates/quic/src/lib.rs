@@ -36,5 +36,5 @@ mod shared;
 
 pub use name::QuicCc;
 pub use path_cc::{AckDelayStats, CoupledFactory, PathCc, PathSnapshot};
-pub use sbd::{coupling_sets, SbdDecision};
+pub use sbd::{coupling_sets, detector_params, SbdDecision, SbdInput};
 pub use shared::SLOTS;

@@ -332,6 +332,21 @@ impl CoupledFactory {
         lock(&self.shared).decisions()
     }
 
+    /// Records the first `cap` inputs of the shared bottleneck detector (olia-sbd only; 0
+    /// stops recording): every sample, thinned-out sample and loss it is handed, to replay
+    /// offline with other detector parameters (`pathpool quic run` writes them as
+    /// sbd_inputs.csv, docs/quic.md).
+    pub fn record_sbd_inputs(&self, cap: usize) {
+        if let Some(sbd) = lock(&self.shared).sbd.as_mut() {
+            sbd.record_inputs(cap);
+        }
+    }
+
+    /// The detector inputs recorded so far (see [`CoupledFactory::record_sbd_inputs`]).
+    pub fn sbd_inputs(&self) -> Vec<crate::SbdInput> {
+        lock(&self.shared).sbd_inputs()
+    }
+
     /// Controllers built so far (paths opened, including replaced ones).
     pub fn paths_built(&self) -> usize {
         lock(&self.shared).claimed

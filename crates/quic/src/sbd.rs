@@ -1,10 +1,11 @@
 //! Shared bottleneck detection on a QUIC sender: every path's RTT samples (taken from the
 //! congestion controller's ACK callbacks) and losses feed RFC 8382's statistics
-//! (pathpool-sbd, MPTCP-SBD's parameters [S0] Table I, with the delay-correlation split) and
-//! MPTCP-SBD's decision filter; each decision sets the paths' coupling sets while the
-//! connection runs (algorithms.md §7.5). The sender sees RTT rather than one-way delay:
-//! the reverse direction's queueing adds to the signal, which is why the correlation split
-//! (paths whose delays do not move together are apart) is on.
+//! (pathpool-sbd, MPTCP-SBD's parameters [S0] Table I, grouped by the delay-correlation split
+//! alone: [`detector_params`]) and MPTCP-SBD's decision filter; each decision sets the paths'
+//! coupling sets while the connection runs (algorithms.md §7.5). The sender sees RTT rather
+//! than one-way delay: the reverse direction's queueing and the paths' own sample rates
+//! shape RFC 8382's statistics, whose split tests therefore split paths behind one queue
+//! (docs/quic.md measured it); paths whose delays do not move together are apart.
 
 use pathpool_cc::SubflowSet;
 use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
@@ -17,12 +18,48 @@ use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, COR
 /// difference). The other samples count as packets without a sample (pkt_loss's denominator).
 const SPACING_NS: u64 = 5_000_000;
 
+/// The detector QUIC runs: MPTCP-SBD's ([S0] Table I: T, N, M, the bottleneck test with c_s,
+/// c_h and p_l, RFC 8382 §3.3.1 step 1) with the delay-correlation split as the only split:
+/// the split tests of RFC 8382 §3.3.1 steps 2-5 (freq_est, var_est, skew_est, pkt_loss) are
+/// given thresholds no pair of flows can reach. Chosen by replaying recorded runs
+/// (docs/quic.md, "Choosing the detector"): on RTT samples of two paths of unequal rates
+/// behind one queue those tests split a third of the decisions, while on disjoint paths the
+/// correlation split alone separates every decision but the first.
+pub fn detector_params() -> SbdParams {
+    SbdParams {
+        corr_split: true,
+        corr_min: CORR_MIN,
+        // freq_est is in [0, 1] and p_f absolute; var_est >= 0 and p_mad relative to the larger;
+        // skew_est is in [-1, 1] and p_s absolute; p_d is relative to the larger loss.
+        p_f: NEVER_CUTS,
+        p_mad: NEVER_CUTS,
+        p_s: NEVER_CUTS + 1.0,
+        p_d: NEVER_CUTS,
+        ..SbdParams::mptcp_sbd()
+    }
+}
+
+/// A threshold above any difference its split test can see (see [`detector_params`]).
+const NEVER_CUTS: f64 = 2.0;
+
 /// One decision of the detector: when, and a group per path slot (0 = not bottlenecked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SbdDecision {
     /// Nanoseconds since the connection's first controller was built.
     pub time_ns: u64,
     pub groups: Vec<u32>,
+}
+
+/// One input the detector was handed, as recorded for offline replay
+/// ([`crate::CoupledFactory::record_sbd_inputs`]); times in ns since the connection's first
+/// controller was built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SbdInput {
+    /// The smallest RTT sample of a 5 ms slot, fed when the path's next slot began.
+    Sample { slot: usize, time_ns: u64, rtt_ns: u64 },
+    /// An RTT sample thinned out (it counts in pkt_loss's denominator only).
+    Unsampled { slot: usize, time_ns: u64 },
+    Loss { slot: usize, time_ns: u64 },
 }
 
 #[derive(Debug)]
@@ -34,6 +71,11 @@ pub(crate) struct SbdCoupler {
     decisions: Vec<SbdDecision>,
     /// Observations made (one per base interval once the statistics are warm).
     pub observations: u64,
+    /// The detector's inputs, when recording (at most `record_cap`, the first ones).
+    inputs: Vec<SbdInput>,
+    record_cap: usize,
+    /// The detector's memory restarts already passed on to the filter.
+    restarts: u64,
 }
 
 /// Most decisions kept for [`crate::CoupledFactory::decisions`] (one per 3.5 s: a day's worth
@@ -42,13 +84,31 @@ const MAX_DECISIONS: usize = 25_000;
 
 impl SbdCoupler {
     pub fn new(n: usize) -> Self {
-        let params = SbdParams { corr_split: true, corr_min: CORR_MIN, ..SbdParams::mptcp_sbd() };
+        let params = detector_params();
         SbdCoupler {
             detector: Rfc8382Detector::new(params, n),
             filter: DecisionFilter::new(FilterParams::default(), n),
             slot_min: vec![None; n],
             decisions: Vec::new(),
             observations: 0,
+            inputs: Vec::new(),
+            record_cap: 0,
+            restarts: 0,
+        }
+    }
+
+    /// Keeps the first `cap` inputs from now on (0: none).
+    pub fn record_inputs(&mut self, cap: usize) {
+        self.record_cap = cap;
+    }
+
+    pub fn inputs(&self) -> &[SbdInput] {
+        &self.inputs
+    }
+
+    fn record(&mut self, input: SbdInput) {
+        if self.inputs.len() < self.record_cap {
+            self.inputs.push(input);
         }
     }
 
@@ -56,9 +116,16 @@ impl SbdCoupler {
     /// was made.
     fn poll(&mut self, now: u64, usable: SubflowSet) -> Option<Vec<SubflowSet>> {
         let mut fresh = None;
-        while let Some(obs) = self.detector.poll(now) {
+        while self.detector.poll(now).is_some() {
             self.observations += 1;
-            if let Some(d) = self.filter.push(obs) {
+            if self.detector.memory_restarts() != self.restarts {
+                // The change detector restarted the statistics (`SbdParams::change_detect`):
+                // the filter forgets the old bottleneck's observations too, as in
+                // `pathpool_sbd::replay`.
+                self.restarts = self.detector.memory_restarts();
+                self.filter.restart();
+            }
+            if let Some(d) = self.filter.push(self.detector.last_observation()) {
                 fresh = Some(d.groups.clone());
             }
         }
@@ -80,11 +147,13 @@ impl SbdCoupler {
             Some((s, least)) if s == slot_no => {
                 self.slot_min[slot] = Some((s, least.min(rtt)));
                 self.detector.on_unsampled_packet(slot, now);
+                self.record(SbdInput::Unsampled { slot, time_ns: now });
             }
             previous => {
                 // A new slot: the previous slot's smallest sample is the path's sample.
                 if let Some((_, least)) = previous {
                     self.detector.on_owd_sample(slot, now, least as i64);
+                    self.record(SbdInput::Sample { slot, time_ns: now, rtt_ns: least });
                 }
                 self.slot_min[slot] = Some((slot_no, rtt));
             }
@@ -95,6 +164,7 @@ impl SbdCoupler {
     pub fn on_loss(&mut self, slot: usize, now: u64, usable: SubflowSet) -> Option<Vec<SubflowSet>> {
         let sets = self.poll(now, usable);
         self.detector.on_loss(slot, now);
+        self.record(SbdInput::Loss { slot, time_ns: now });
         sets
     }
 
@@ -126,6 +196,18 @@ pub fn coupling_sets(groups: &[u32], usable: SubflowSet) -> Vec<SubflowSet> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_detector_is_mptcp_sbd_with_the_correlation_split_alone() {
+        let p = detector_params();
+        assert!(p.validate().is_ok());
+        assert!(p.corr_split && !p.change_detect);
+        let s0 = SbdParams::mptcp_sbd();
+        assert_eq!((p.t_ns, p.n, p.m, p.c_s, p.c_h, p.p_l), (s0.t_ns, s0.n, s0.m, s0.c_s, s0.c_h, s0.p_l));
+        // No difference of freq_est (in [0, 1]), var_est (relative), skew_est (in [-1, 1]) or
+        // pkt_loss (relative) reaches its threshold.
+        assert!(p.p_f > 1.0 && p.p_mad > 1.0 && p.p_s > 2.0 && p.p_d > 1.0);
+    }
 
     #[test]
     fn decisions_map_to_coupling_sets_as_mptcp_sbd_couples() {

@@ -4,7 +4,7 @@
 
 use crate::name::QuicCc;
 use crate::path_cc::AckDelayStats;
-use crate::sbd::{SbdCoupler, SbdDecision};
+use crate::sbd::{SbdCoupler, SbdDecision, SbdInput};
 use pathpool_cc::{AckInfo, CcConfig, Controller, Nanos, Signal, SubflowSet};
 use std::time::Instant;
 
@@ -141,5 +141,9 @@ impl Shared {
 
     pub fn decisions(&self) -> Vec<SbdDecision> {
         self.sbd.as_ref().map(|s| s.decisions().to_vec()).unwrap_or_default()
+    }
+
+    pub fn sbd_inputs(&self) -> Vec<SbdInput> {
+        self.sbd.as_ref().map(|s| s.inputs().to_vec()).unwrap_or_default()
     }
 }

@@ -7,15 +7,21 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use noq::congestion::ControllerFactory;
-use pathpool_quic::{CoupledFactory, PathCc, QuicCc};
+use pathpool_quic::{CoupledFactory, PathCc, QuicCc, SbdInput};
 use pathpool_trace::gen::{generate, TraceConfig};
 
 /// Replays the trace's RTT samples as acknowledged packets (one ACK frame each) of two paths
 /// of one `olia-sbd` connection; returns the factory and the (still open) paths.
 fn replay(shared: bool, seed: u64) -> (Arc<CoupledFactory>, Vec<Box<PathCc>>) {
+    replay_recording(shared, seed, 0).0
+}
+
+/// [`replay`], recording the detector's inputs; also returns the number of RTT samples fed.
+fn replay_recording(shared: bool, seed: u64, cap: usize) -> ((Arc<CoupledFactory>, Vec<Box<PathCc>>), usize) {
     let trace = generate(&TraceConfig { flows: 2, shared, duration_s: 60.0, seed, ..TraceConfig::default() });
     let t0 = Instant::now();
     let f = CoupledFactory::new(QuicCc::OliaSbd);
+    f.record_sbd_inputs(cap);
     let mut paths: Vec<Box<PathCc>> = (0..2).map(|_| f.clone().build(t0, 1200).into_any().downcast::<PathCc>().unwrap()).collect();
     let mut rows = trace.rtt.clone();
     rows.sort_by_key(|r| (r.ack_us, r.flow));
@@ -27,7 +33,25 @@ fn replay(shared: bool, seed: u64) -> (Arc<CoupledFactory>, Vec<Box<PathCc>>) {
         // Application-limited: the windows stay put; only the detector is under test.
         p.on_batch_end(at(r.ack_us), true);
     }
-    (f, paths)
+    ((f, paths), rows.len())
+}
+
+#[test]
+fn recorded_inputs_account_for_every_sample_and_stop_at_the_cap() {
+    let ((f, _paths), fed) = replay_recording(true, 1, usize::MAX);
+    let inputs = f.sbd_inputs();
+    let samples = inputs.iter().filter(|i| matches!(i, SbdInput::Sample { .. })).count();
+    // Every RTT sample but each path's last slot in progress is either a slot's smallest
+    // (fed as a sample when the next slot begins) or thinned out; no losses in this trace.
+    assert_eq!(inputs.len(), fed - 2, "{samples} samples");
+    assert!(samples > 1000 && samples < fed, "{samples} of {fed}");
+    let ((f, _paths), _) = replay_recording(true, 1, 100);
+    assert_eq!(f.sbd_inputs().len(), 100);
+    // Not recording unless asked; a non-SBD controller has nothing to record.
+    assert!(replay(true, 1).0.sbd_inputs().is_empty());
+    let lia = CoupledFactory::new(QuicCc::Lia);
+    lia.record_sbd_inputs(10);
+    assert!(lia.sbd_inputs().is_empty());
 }
 
 #[test]

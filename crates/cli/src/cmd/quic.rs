@@ -190,6 +190,12 @@ pub fn write_run(out: &OutDir, exp: &Experiment, report: &Report, cc: QuicCc, to
     }
     if let Some(mp) = mp {
         put("quic.decisions", json!(mp.decisions.len()));
+        let count = |f: fn(&pathpool_quic::SbdInput) -> bool| mp.sbd_inputs.iter().filter(|i| f(i)).count();
+        if !mp.sbd_inputs.is_empty() {
+            put("quic.sbd_samples", json!(count(|i| matches!(i, pathpool_quic::SbdInput::Sample { .. }))));
+            put("quic.sbd_unsampled", json!(count(|i| matches!(i, pathpool_quic::SbdInput::Unsampled { .. }))));
+            put("quic.sbd_losses", json!(count(|i| matches!(i, pathpool_quic::SbdInput::Loss { .. }))));
+        }
     }
     extra(&mut put);
     std::fs::write(out.join("summary.json"), pathpool_scenario::summary::to_json(&summary))?;
@@ -200,8 +206,40 @@ pub fn write_run(out: &OutDir, exp: &Experiment, report: &Report, cc: QuicCc, to
             let g: Vec<String> = d.groups.iter().take(mp.cwnd_bytes.len()).map(u32::to_string).collect();
             writeln!(w, "{},{}", d.time_ns as f64 / 1e9, g.join(" "))?;
         }
+        if !mp.sbd_inputs.is_empty() {
+            write_sbd_inputs(&out.join("sbd_inputs.csv"), &mp.sbd_inputs)?;
+        }
     }
     Ok(())
+}
+
+/// The detector's inputs as a trace `pathpool detect --input` replays (one-way-delay form,
+/// docs/sbd.md): each RTT sample it was fed as a packet "received" when fed with the RTT as
+/// its delay, each loss as a lost packet of the path's last RTT. Thinned-out samples have no
+/// row (the form has none; docs/quic.md measures what that changes).
+fn write_sbd_inputs(path: &std::path::Path, inputs: &[pathpool_quic::SbdInput]) -> std::io::Result<()> {
+    use pathpool_quic::SbdInput;
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+    writeln!(w, "flow,send_time_us,recv_time_us,lost")?;
+    let mut last_rtt_us = Vec::new();
+    for input in inputs {
+        match *input {
+            SbdInput::Sample { slot, time_ns, rtt_ns } => {
+                let (t, rtt) = ((time_ns / 1000) as i64, (rtt_ns / 1000) as i64);
+                if last_rtt_us.len() <= slot {
+                    last_rtt_us.resize(slot + 1, 0);
+                }
+                last_rtt_us[slot] = rtt;
+                writeln!(w, "sf{slot},{},{t},0", t - rtt)?;
+            }
+            SbdInput::Loss { slot, time_ns } => {
+                let t = (time_ns / 1000) as i64;
+                writeln!(w, "sf{slot},{},,1", t - last_rtt_us.get(slot).copied().unwrap_or(0))?;
+            }
+            SbdInput::Unsampled { .. } => {}
+        }
+    }
+    w.flush()
 }
 
 /// The report as the simulator's outcome: one row per flow (goodput at the receiver), and
@@ -210,7 +248,9 @@ fn outcome(exp: &Experiment, r: &Report, wall: f64) -> Outcome {
     let n = r.times.len();
     let (t0, t1) = r.window;
     let first = r.times.iter().position(|&t| t >= t0).unwrap_or(0);
-    let last = n.saturating_sub(1);
+    // The window's last probe, not the run's: `quic netns` probes its links 2 s past the end
+    // (counting those bytes over the window's span read utilizations of 1.07).
+    let last = r.times.iter().rposition(|&t| t <= t1 + 1e-9).unwrap_or(n.saturating_sub(1)).max(first);
     let span = (t1 - t0).max(1e-9);
     let rate = |series: &[u64], k: usize| {
         let dt = if k == 0 { r.times.first().copied().unwrap_or(1.0) } else { r.times[k] - r.times[k - 1] };

@@ -1,5 +1,7 @@
 //! `pathpool quic netns` (root): multipath QUIC between two network namespaces joined by two
-//! links, each a bottleneck of its own, built as the testbed builds links (docs/testbed.md):
+//! links, each a bottleneck of its own (`--topology disjoint`), or by one link that both paths
+//! share (`--topology shared`: the paths are two address pairs on it), built as the testbed
+//! builds links (docs/testbed.md):
 //! a TUN device at each end, a tbf of the rate with a one-BDP byte buffer in front of the
 //! sender's device, and the propagation delay each way in the testbed's delay element.
 //! The ends run as `pathpool quic send|recv` processes inside the namespaces, one receiver per
@@ -25,6 +27,9 @@ use std::time::{Duration, Instant};
 
 #[derive(Args)]
 pub struct QuicNetnsArgs {
+    /// disjoint: a link per path; shared: both paths (two address pairs) through one link.
+    #[arg(long, value_enum, default_value = "disjoint")]
+    pub topology: NetnsTopology,
     #[command(flatten)]
     pub shape: Shape,
     /// Single-path QUIC flows (pathpool-cc's Reno) per link, competing with the path there.
@@ -33,6 +38,15 @@ pub struct QuicNetnsArgs {
     /// Output folder.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NetnsTopology {
+    /// Two links, each one path's bottleneck, each with `--competitors` single-path flows.
+    Disjoint,
+    /// One link: both paths (to two addresses of the receiver) and the competitors share its
+    /// bottleneck.
+    Shared,
 }
 
 /// Child processes, killed and reaped when dropped (so on every error path).
@@ -102,20 +116,27 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     // in front of it, and the testbed's delay element between them (this kernel has no netem).
     let mut tuns = Vec::new();
     let mut directions = Vec::new();
-    for k in 1..=2 {
+    let shared = a.topology == NetnsTopology::Shared;
+    let n_links = if shared { 1 } else { 2 };
+    for k in 1..=n_links {
         let (dc, ds) = (format!("q{k}c"), format!("q{k}s"));
         let open = |ns: &str, dev: &str| {
             let dev = dev.to_string();
             in_namespace(ns, move || pathpool_testbed::tun::open(&dev).map(Arc::new)).map_err(|e| CliError::runtime(e.to_string()))
         };
         let (fc, fs) = (open(&c, &dc)?, open(&s, &ds)?);
-        for (ns, dev, addr) in [(&c, &dc, format!("10.77.{k}.1/24")), (&s, &ds, format!("10.77.{k}.2/24"))] {
-            ip(&["-n", ns, "addr", "add", &addr, "dev", dev])?;
+        // Shared: the one link also carries the second path's subnet, so the two paths are two
+        // address pairs through one device and its tbf.
+        let subnets: &[usize] = if shared { &[1, 2] } else { &[k] };
+        for (ns, dev, host) in [(&c, &dc, 1), (&s, &ds, 2)] {
+            for net in subnets {
+                ip(&["-n", ns, "addr", "add", &format!("10.77.{net}.{host}/24"), "dev", dev])?;
+            }
             ip(&["-n", ns, "link", "set", dev, "mtu", "1500", "up"])?;
         }
         tc(&["-n", &c, "qdisc", "add", "dev", &dc, "root", "tbf", "rate", &rate, "burst", "3000", "limit", &limit])?;
         for (input, output) in [(&fc, &fs), (&fs, &fc)] {
-            directions.push(Direction { input: input.clone(), output: Some(output.clone()), delay, loss: 0.0, seed: k, capture: None });
+            directions.push(Direction { input: input.clone(), output: Some(output.clone()), delay, loss: 0.0, seed: k as u64, capture: None });
         }
         tuns.push((fc, fs));
     }
@@ -125,7 +146,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     let mut flows: Vec<(String, QuicCc, Vec<String>)> = Vec::new();
     let mut port = 4433;
     flows.push(("mpquic".into(), cc, vec![format!("10.77.1.2:{port}"), format!("10.77.2.2:{port}")]));
-    for k in 1..=2 {
+    for k in 1..=n_links {
         for j in 0..a.competitors {
             port += 1;
             let name = if a.competitors == 1 { format!("sp{k}") } else { format!("sp{k}_{j}") };
@@ -158,7 +179,8 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         spawn(&mut children, &format!("sender of {name}"), &c, &args, &out.join(&format!("send-{name}.log")))?;
     }
     // Probe the bottlenecks while the ends run.
-    let mut links = vec![LinkReport { name: "b1".into(), ..Default::default() }, LinkReport { name: "b2".into(), ..Default::default() }];
+    let link_names: &[&str] = if shared { &["bottleneck"] } else { &["b1", "b2"] };
+    let mut links: Vec<LinkReport> = link_names.iter().map(|n| LinkReport { name: n.to_string(), ..Default::default() }).collect();
     let mut times = Vec::new();
     let give_up = t0 + duration + Duration::from_secs(60);
     let mut next = t0 + PROBE;
@@ -198,8 +220,9 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     let exp = experiment(&a, cc, &flows, duration, delay, buffer);
     let report = join(&a, &out, &flows, &times, links)?;
     let wall = started.elapsed().as_secs_f64();
-    write_run(&out, &exp, &report, cc, "disjoint", "mpquic-netns", wall, |put| {
-        put("quic.netns.links", json!(format!("2 TUN links: tbf {rate} limit {buffer} B before the sender's device, {} ms each way in the delay element", a.shape.delay_ms)));
+    let topology = if shared { "shared" } else { "disjoint" };
+    write_run(&out, &exp, &report, cc, topology, "mpquic-netns", wall, |put| {
+        put("quic.netns.links", json!(format!("{n_links} TUN link(s): tbf {rate} limit {buffer} B before the sender's device, {} ms each way in the delay element", a.shape.delay_ms)));
         put("quic.netns.failed_processes", json!(failed));
     })?;
     drop(children);
@@ -216,9 +239,11 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
 
 fn experiment(a: &QuicNetnsArgs, cc: QuicCc, flows: &[(String, QuicCc, Vec<String>)], duration: Duration, delay: Duration, buffer: u64) -> Experiment {
     let rate = a.shape.rate;
-    let link_of = |addr: &str| if addr.starts_with("10.77.1.") { 0 } else { 1 };
+    let shared = a.topology == NetnsTopology::Shared;
+    let link_of = |addr: &str| if shared || addr.starts_with("10.77.1.") { 0 } else { 1 };
+    let names: &[&str] = if shared { &["bottleneck"] } else { &["b1", "b2"] };
     Experiment {
-        links: vec![LinkSpec { name: "b1".into(), rate_mbps: rate, buffer_bytes: buffer }, LinkSpec { name: "b2".into(), rate_mbps: rate, buffer_bytes: buffer }],
+        links: names.iter().map(|n| LinkSpec { name: n.to_string(), rate_mbps: rate, buffer_bytes: buffer }).collect(),
         flows: flows.iter().map(|(name, fcc, to)| FlowSpec { name: name.clone(), cc: if name == "mpquic" { cc } else { *fcc }, paths: to.iter().map(|t| PathSpec { link: link_of(t), delay }).collect() }).collect(),
         duration,
         warmup: Duration::from_secs_f64(a.shape.warmup),
@@ -252,6 +277,7 @@ fn join(a: &QuicNetnsArgs, out: &OutDir, flows: &[(String, QuicCc, Vec<String>)]
                 f.cwnd_bytes = s.cwnd_bytes.iter().map(|c| fit_f(c)).collect();
                 f.srtt_ms = s.srtt_ms.iter().map(|c| fit_f(c)).collect();
                 f.decisions = s.decisions;
+                f.sbd_inputs = s.sbd_inputs;
                 f.ack_delay = s.ack_delay;
                 f.path_events = s.path_events;
                 errors.extend(s.error.map(|e| format!("sender: {e}")));
@@ -279,7 +305,7 @@ fn join(a: &QuicNetnsArgs, out: &OutDir, flows: &[(String, QuicCc, Vec<String>)]
             f.received = vec![0; n];
         }
         // With one path per link, a path's bytes are its link's when it is alone there.
-        f.path_bytes = if to.len() > 1 && a.competitors == 0 { (0..to.len()).map(|k| fit_u(&links[k].forwarded_bytes)).collect() } else { vec![vec![0; n]; to.len()] };
+        f.path_bytes = if to.len() > 1 && a.competitors == 0 && a.topology == NetnsTopology::Disjoint { (0..to.len()).map(|k| fit_u(&links[k].forwarded_bytes)).collect() } else { vec![vec![0; n]; to.len()] };
         if f.cwnd_bytes.len() != to.len() {
             f.cwnd_bytes = vec![vec![0.0; n]; to.len()];
             f.srtt_ms = vec![vec![f64::NAN; n]; to.len()];

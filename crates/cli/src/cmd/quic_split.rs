@@ -6,7 +6,7 @@ use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
 use pathpool_quic::loopback::{self, Certificates, FlowReport, Report, SendOptions};
-use pathpool_quic::{AckDelayStats, QuicCc, SbdDecision};
+use pathpool_quic::{AckDelayStats, QuicCc, SbdDecision, SbdInput};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -98,6 +98,11 @@ pub fn to_json(r: &Report) -> Value {
         "decisions": f.decisions.iter().map(|d| json!([d.time_ns, d.groups])).collect::<Vec<_>>(),
         "path_events": f.path_events,
         "ack_delay": [f.ack_delay.samples, f.ack_delay.sum_ns, f.ack_delay.max_ns, f.ack_delay.over_1ms],
+        "sbd_inputs": f.sbd_inputs.iter().map(|i| match *i {
+            SbdInput::Sample { slot, time_ns, rtt_ns } => [0, slot as u64, time_ns, rtt_ns],
+            SbdInput::Unsampled { slot, time_ns } => [1, slot as u64, time_ns, 0],
+            SbdInput::Loss { slot, time_ns } => [2, slot as u64, time_ns, 0],
+        }).collect::<Vec<_>>(),
         "error": f.error,
     })
 }
@@ -125,6 +130,21 @@ pub fn read_report(file: &Path) -> Result<(Vec<f64>, FlowReport), CliError> {
         .as_array()
         .map(|a| a.iter().map(|e| (e[0].as_f64().unwrap_or(0.0), e[1].as_str().unwrap_or("").to_string())).collect())
         .unwrap_or_default();
+    // [kind (0 sample, 1 thinned out, 2 loss), slot, time_ns, rtt_ns]; absent in older reports.
+    let sbd_inputs = v.get("sbd_inputs").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(|x| {
+                let x = u64s(x);
+                let (slot, time_ns) = (*x.get(1)? as usize, *x.get(2)?);
+                match x.first()? {
+                    0 => Some(SbdInput::Sample { slot, time_ns, rtt_ns: *x.get(3)? }),
+                    1 => Some(SbdInput::Unsampled { slot, time_ns }),
+                    2 => Some(SbdInput::Loss { slot, time_ns }),
+                    _ => None,
+                }
+            })
+            .collect()
+    });
     let d = u64s(field(file, &v, "ack_delay")?);
     let ack_delay = AckDelayStats { samples: d.first().copied().unwrap_or(0), sum_ns: d.get(1).copied().unwrap_or(0), max_ns: d.get(2).copied().unwrap_or(0), over_1ms: d.get(3).copied().unwrap_or(0) };
     let f = FlowReport {
@@ -138,9 +158,32 @@ pub fn read_report(file: &Path) -> Result<(Vec<f64>, FlowReport), CliError> {
         cwnd_bytes: rows(field(file, &v, "cwnd_bytes")?),
         srtt_ms: rows(field(file, &v, "srtt_ms")?),
         decisions,
+        sbd_inputs: sbd_inputs.unwrap_or_default(),
         path_events,
         error: field(file, &v, "error")?.as_str().map(str::to_string),
         ..Default::default()
     };
     Ok((floats(field(file, &v, "times")?), f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_keeps_the_detector_inputs_through_its_json() {
+        let inputs = vec![
+            SbdInput::Sample { slot: 0, time_ns: 5_000_000, rtt_ns: 21_000_000 },
+            SbdInput::Unsampled { slot: 1, time_ns: 6_000_000 },
+            SbdInput::Loss { slot: 1, time_ns: 7_000_000 },
+        ];
+        let fr = FlowReport { name: "mpquic".into(), cc: Some(QuicCc::OliaSbd), sbd_inputs: inputs.clone(), ..Default::default() };
+        let report = Report { times: vec![0.1], flows: vec![fr], links: Vec::new(), window: (0.0, 0.0) };
+        let file = std::env::temp_dir().join(format!("pathpool-report-{}.json", std::process::id()));
+        std::fs::write(&file, to_json(&report).to_string()).unwrap();
+        let (_, back) = read_report(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert_eq!(back.sbd_inputs, inputs);
+        assert_eq!(back.cc, Some(QuicCc::OliaSbd));
+    }
 }

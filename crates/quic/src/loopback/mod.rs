@@ -15,7 +15,7 @@ mod split;
 mod tls;
 
 pub use relay::{Bottleneck, DelayLine, Relay};
-pub use run::{run, FlowReport, LinkReport, Report};
+pub use run::{run, FlowReport, LinkReport, Report, RECORD_INPUTS};
 pub use split::{recv, send, SendOptions};
 pub use tls::{client_config, Certificates, DATAGRAM};
 

@@ -5,7 +5,7 @@
 use super::relay::{Bottleneck, DelayLine, Relay};
 use super::tls::{Certificates, DATAGRAM};
 use super::Experiment;
-use crate::{AckDelayStats, CoupledFactory, PathSnapshot, QuicCc, SbdDecision};
+use crate::{AckDelayStats, CoupledFactory, PathSnapshot, QuicCc, SbdDecision, SbdInput};
 use noq::{Endpoint, PathStatus};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -38,6 +38,8 @@ pub struct FlowReport {
     pub path_bytes: Vec<Vec<u64>>,
     /// The shared bottleneck detector's decisions (olia-sbd only).
     pub decisions: Vec<SbdDecision>,
+    /// The shared bottleneck detector's inputs (olia-sbd only; at most [`RECORD_INPUTS`]).
+    pub sbd_inputs: Vec<SbdInput>,
     /// The ACK delays noq subtracted from the RTT samples, over all paths (as last probed).
     pub ack_delay: AckDelayStats,
     pub error: Option<String>,
@@ -63,6 +65,10 @@ pub struct Report {
     /// The measurement window [warm-up, end], seconds, as the probes saw it.
     pub window: (f64, f64),
 }
+
+/// Detector inputs a run records per connection (8 000-14 000 in 30 s of two paths at
+/// 10 Mb/s, so about 40 minutes of those; 32 MB at most).
+pub const RECORD_INPUTS: usize = 1_000_000;
 
 /// What one flow's sender and receiver tasks report while they run.
 pub(crate) struct FlowState {
@@ -248,6 +254,7 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
     for (i, spec) in exp.flows.iter().enumerate() {
         let state = FlowState::new();
         let factory = CoupledFactory::new(spec.cc);
+        factory.record_sbd_inputs(RECORD_INPUTS);
         states.push(state.clone());
         factories.push(factory.clone());
         let server_ep = match Endpoint::server(certs.server()?, SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0)) {
@@ -345,6 +352,7 @@ async fn run_async(exp: &Experiment) -> Result<Report, String> {
         fr.error = s.error();
         fr.intact = !s.corrupt.load(Ordering::Relaxed) && fr.error.is_none() && fr.received_bytes >= fr.sent_bytes;
         fr.decisions = factories[i].decisions();
+        fr.sbd_inputs = factories[i].sbd_inputs();
         fr.path_events = s.events();
         if t1 > t0 && !fr.received.is_empty() {
             fr.goodput_mbps = (fr.received[last] - fr.received[first]) as f64 * 8.0 / (t1 - t0) / 1e6;

@@ -43,6 +43,7 @@ pub fn send(o: &SendOptions) -> Result<Report, String> {
     let name = if o.to.len() > 1 { "mpquic" } else { "sp" }.to_string();
     runtime()?.block_on(async {
         let factory = CoupledFactory::new(o.cc);
+        factory.record_sbd_inputs(super::RECORD_INPUTS);
         let cfg = client_config(&o.cert_der, factory.clone())?;
         let ep = Endpoint::client(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0)).map_err(|e| format!("client endpoint: {e}"))?;
         let state = FlowState::new();
@@ -72,6 +73,7 @@ pub fn send(o: &SendOptions) -> Result<Report, String> {
         fr.sent_bytes = state.sent.load(Ordering::Relaxed);
         fr.error = state.error();
         fr.decisions = factory.decisions();
+        fr.sbd_inputs = factory.sbd_inputs();
         fr.path_events = state.events();
         Ok(Report { times, flows: vec![fr], links: Vec::new(), window: (0.0, 0.0) })
     })
