@@ -13,6 +13,9 @@ capture time plus the delay. Per `--in` capture, after the first `--skip` second
   the gap (histogram in tenths), and its circular standard deviation in microseconds with
   the uniform send jitter U[0, J) of the same spread (J = sqrt(12) x std). A deterministic
   simulator puts every packet of a flow at one phase.
+- response: when FILE's reverse capture (FILE with `.reverse.pcap`) exists, the time from
+  an ACK reaching the sender (its capture time plus the delay) to each data packet leaving
+  it, median and 90th percentile.
 - drops: data packets captured going in and never coming out (matched on address, port,
   sequence number and IP ID), and congestion episodes (drops less than 200 ms apart), with
   how many episodes each flow lost a packet in.
@@ -99,12 +102,23 @@ def main():
             if 0 <= i < len(dep) - 1 and dep[i + 1] - dep[i] < 2e-3:
                 phases.append(((t + delay - dep[i]) / (dep[i + 1] - dep[i]), dep[i + 1] - dep[i]))
         drops[os.path.basename(path)] = lost
+        response = None
+        reverse = path[: -len(".pcap")] + ".reverse.pcap"
+        if os.path.exists(reverse):
+            acks = sorted(t + delay for t, _, p, _ in segments(reverse) if p == 0)
+            wait = sorted(t - acks[i] for t, _ in data if t >= start for i in [bisect.bisect_right(acks, t) - 1] if i >= 0)
+            if wait:
+                response = (f"  data after the latest ACK reached the sender: median {wait[len(wait) // 2] * 1e6:.0f} us, 90th percentile {wait[9 * len(wait) // 10] * 1e6:.0f} us")
+        else:
+            response = None
         h = Counter(min(int(x * 10), 9) for x, _ in phases)
         z = sum(cmath.exp(2j * math.pi * x) for x, _ in phases) / max(len(phases), 1)
         gap = sorted(g for _, g in phases)[len(phases) // 2] if phases else 0.0
         std = math.sqrt(-2 * math.log(max(abs(z), 1e-12))) / (2 * math.pi) * gap * 1e6
         print(f"{os.path.basename(path)}: {len(phases)} packets, phase in tenths of the gap {[round(h[k] / max(len(phases), 1), 2) for k in range(10)]}")
-        print(f"  phase std {std:.0f} us of a {gap * 1e6:.0f} us gap (uniform jitter of the same spread: {std * math.sqrt(12):.0f} us); dropped {len(lost)}")
+        print(f"  phase std {std:.0f} us of a {gap * 1e6:.0f} us gap (uniform jitter of the same spread: {std * math.sqrt(12):.0f} us), mean phase {(cmath.phase(z) / (2 * math.pi)) % 1:.2f}; dropped {len(lost)}")
+        if response:
+            print(response)
     if drops:
         every = sorted((t, n) for n, ts in drops.items() for t in ts)
         episodes = []
