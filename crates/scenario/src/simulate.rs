@@ -86,7 +86,8 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
         let template = &l.scenario.flows[flow.template];
         let result = match &template.kind {
             FlowKind::Tcp(t) => {
-                let mut cfg = sim::TcpFlowConfig::new(elements(&flow.route), elements(&flow.reverse_route));
+                let fwd = with_jitter(&mut s, t.send_jitter, elements(&flow.route));
+                let mut cfg = sim::TcpFlowConfig::new(fwd, elements(&flow.reverse_route));
                 cfg.cc = t.cc;
                 cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
                 cfg.recovery = t.recovery;
@@ -115,7 +116,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 s.add_udp_source(sim::UdpConfig { route: elements(&flow.route), packet_bytes: u.packet_size as u32, pattern, start: flow.start, stop: flow.stop }).map(|_| ())
             }
             FlowKind::Mptcp(m) => {
-                let routes = flow.subflows.iter().map(|(f, r)| sim::SubflowRoute { fwd: elements(f), rev: elements(r) }).collect();
+                let routes = flow.subflows.iter().map(|(f, r)| sim::SubflowRoute { fwd: with_jitter(&mut s, m.tcp.send_jitter, elements(f)), rev: elements(r) }).collect();
                 let cc = crate::mptcp::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
                 let mut cfg = sim::MptcpConfig::new(routes, cc);
                 cfg.scheduler = m.scheduler;
@@ -221,4 +222,12 @@ fn series(p: &sim::ProbeSeries, directions: &[Direction]) -> Series {
             .collect(),
         link_drops: directions.iter().map(|d| by_queue.get(&d.queue).map_or_else(|| vec![0; n], |q| q.drops.clone())).collect(),
     }
+}
+
+/// Puts a send-jitter element (`send_jitter`, docs/fidelity.md) in front of a sender's route.
+fn with_jitter(s: &mut sim::Simulation, jitter: u64, mut fwd: Vec<sim::ElementId>) -> Vec<sim::ElementId> {
+    if jitter > 0 {
+        fwd.insert(0, s.add_send_jitter(jitter));
+    }
+    fwd
 }

@@ -67,6 +67,7 @@ mod ctx;
 mod element;
 mod error;
 pub mod event;
+mod jitter;
 mod loss;
 pub mod mptcp;
 pub mod packet;

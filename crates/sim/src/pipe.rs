@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 
 use crate::event::{EventKind, EventQueue};
+use crate::jitter::Jitter;
 use crate::packet::PacketId;
 use crate::time::Time;
 
@@ -13,6 +14,9 @@ pub struct Pipe {
     delay: Time,
     /// In flight, due times non-decreasing.
     in_flight: VecDeque<InFlight>,
+    /// A sender's send jitter (jitter.rs): each packet's delay grows by a random amount,
+    /// kept in FIFO order.
+    jitter: Option<Box<Jitter>>,
 }
 
 #[derive(Clone, Copy)]
@@ -27,7 +31,12 @@ struct InFlight {
 
 impl Pipe {
     pub fn new(delay: Time) -> Self {
-        Pipe { delay, in_flight: VecDeque::with_capacity(64) }
+        Pipe { delay, in_flight: VecDeque::with_capacity(64), jitter: None }
+    }
+
+    /// A zero-delay pipe that holds each packet for a random time (jitter.rs).
+    pub fn with_jitter(jitter: Jitter) -> Self {
+        Pipe { jitter: Some(Box::new(jitter)), ..Pipe::new(0) }
     }
 
     pub fn delay(&self) -> Time {
@@ -44,7 +53,10 @@ impl Pipe {
     /// queues knew departures in advance (event.rs).
     #[inline(always)]
     pub fn admit(&mut self, id: PacketId, next_element: u32, enter: Time, me: u32, events: &mut EventQueue) -> bool {
-        let due = enter + self.delay;
+        let mut due = enter + self.delay;
+        if let Some(j) = self.jitter.as_deref_mut() {
+            due = (due + j.draw()).max(self.in_flight.back().map_or(0, |l| l.due));
+        }
         match self.in_flight.back() {
             Some(last) if last.due > due => return false,
             Some(_) => {}

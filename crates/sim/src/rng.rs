@@ -10,4 +10,5 @@ pub mod stream {
     pub const LOSS: u64 = 2 << 56;
     pub const UDP: u64 = 3 << 56;
     pub const TCP: u64 = 4 << 56;
+    pub const JITTER: u64 = 5 << 56;
 }

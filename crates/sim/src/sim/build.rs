@@ -8,6 +8,7 @@ use crate::ctx::Ctx;
 use crate::element::{Element, ElementId, FlowId};
 use crate::error::ConfigError;
 use crate::event::EventKind;
+use crate::jitter::Jitter;
 use crate::loss::{RandomLoss, ScriptedLoss};
 use crate::pipe::Pipe;
 use crate::queue::{Queue, QueueConfig};
@@ -42,6 +43,14 @@ impl Simulation {
     /// A propagation delay.
     pub fn add_pipe(&mut self, delay: Time) -> ElementId {
         self.push(Element::Pipe(Pipe::new(delay)))
+    }
+
+    /// Send jitter for one sender: put first on its route, it holds each packet for a
+    /// uniform random time in [0, max), in order (jitter.rs). Its random stream is derived
+    /// from its element id.
+    pub fn add_send_jitter(&mut self, max: Time) -> ElementId {
+        let id = self.elements.len() as u64;
+        self.push(Element::Pipe(Pipe::with_jitter(Jitter::new(max, Rng::for_stream(self.seed, stream::JITTER | id)))))
     }
 
     /// Drops each packet passing through with probability `p` (in [0, 1]; 1 is a black hole).

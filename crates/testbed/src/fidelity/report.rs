@@ -77,11 +77,72 @@ pub fn report_markdown(rows: &[Row], command: &str) -> String {
     s
 }
 
-/// Replaces the block between the markers of `doc` with the table and the command that wrote it.
+/// Rewrites the block between the markers of `doc`: the table with a `run` column naming the
+/// command that measured each row. Rows of cases this run did not cover stay as they were,
+/// with their commands, so a suite re-run case by case (`--cases`) keeps one table.
 pub fn doc_block(doc: &str, rows: &[Row], command: &str) -> Option<String> {
     let start = doc.find(BEGIN)? + BEGIN.len();
     let end = doc[start..].find(END)? + start;
-    Some(format!("{}\n`{command}`\n\n{}{}", &doc[..start], table(rows), &doc[end..]))
+    let (mut kept, mut commands) = parse_block(&doc[start..end]);
+    let fresh: Vec<(String, String)> = table(rows).lines().skip(2).zip(rows).map(|(l, r)| (r.case.name.to_string(), l.to_string())).collect();
+    kept.retain(|(name, _, _)| !fresh.iter().any(|(n, _)| n == name));
+    kept.extend(fresh.into_iter().map(|(n, l)| (n, l, command.to_string())));
+    // Suite order; cases the suite no longer has go last.
+    let order = |n: &str| super::suite::SUITE.iter().position(|c| c.name == n).unwrap_or(usize::MAX);
+    kept.sort_by_key(|(n, _, _)| order(n));
+    commands.retain(|c| kept.iter().any(|(_, _, k)| k == c));
+    for (_, _, c) in &kept {
+        if !commands.contains(c) {
+            commands.push(c.clone());
+        }
+    }
+    let mut t = String::from("| case | quantity | real Linux | simulator | sim vs real | tolerance | run |\n|---|---|---|---|---|---|---|\n");
+    for (_, line, c) in &kept {
+        let k = commands.iter().position(|x| x == c).expect("every row's command is listed") + 1;
+        t.push_str(&format!("{line} {k} |\n"));
+    }
+    t.push('\n');
+    for (k, c) in commands.iter().enumerate() {
+        t.push_str(&format!("Run {}: `{c}`\n", k + 1));
+    }
+    Some(format!("{}\n{t}{}", &doc[..start], &doc[end..]))
+}
+
+/// The rows of an existing block (case, row without its `run` cell, command) and its
+/// commands in order. Reads both this layout and the older one (one command above a table
+/// without a `run` column).
+fn parse_block(block: &str) -> (Vec<(String, String, String)>, Vec<String>) {
+    let mut commands: Vec<String> = Vec::new();
+    let mut rows = Vec::new();
+    let mut single = None;
+    for line in block.lines() {
+        if let Some(rest) = line.strip_prefix("Run ") {
+            if let Some((_, c)) = rest.split_once(": ") {
+                commands.push(c.trim_matches('`').to_string());
+            }
+        } else if line.starts_with('`') && line.ends_with('`') && line.len() > 1 {
+            single = Some(line.trim_matches('`').to_string());
+        }
+    }
+    if let Some(c) = &single {
+        commands.push(c.clone());
+    }
+    for line in block.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| case |")) {
+        let cells: Vec<&str> = line.trim_end_matches('|').split(" | ").collect();
+        let name = cells[0].trim_start_matches("| ").to_string();
+        let (body, cmd) = match (cells.len(), &single) {
+            (7, _) => {
+                let k: usize = cells[6].trim().parse().unwrap_or(0);
+                (cells[..6].join(" | ") + " |", commands.get(k.wrapping_sub(1)).cloned())
+            }
+            (_, Some(c)) => (line.to_string(), Some(c.clone())),
+            _ => (line.to_string(), None),
+        };
+        if let Some(cmd) = cmd {
+            rows.push((name, body, cmd));
+        }
+    }
+    (rows, commands)
 }
 
 pub fn figure(path: &Path, rows: &[Row]) -> Result<(), pathpool_plot::PlotError> {
@@ -94,4 +155,30 @@ pub fn figure(path: &Path, rows: &[Row]) -> Result<(), pathpool_plot::PlotError>
     }
     let titles = pathpool_plot::BoxTitles { title: "fidelity: each run's value / the simulator's median", x_label: "case, backend", y_label: "value / simulator median", paper: "" };
     pathpool_plot::box_plot(path, &titles, &groups, 1600, 600)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, sim: f64, real: f64) -> Row {
+        let case = *super::super::suite::SUITE.iter().find(|c| c.name == name).expect("a suite case");
+        Row { case, sim: vec![sim], real: vec![real] }
+    }
+
+    #[test]
+    fn a_run_of_some_cases_replaces_only_their_rows() {
+        let doc = format!("intro\n{BEGIN}\n`pathpool fidelity --out a`\n\n{}{END}\nafter\n", table(&[row("reno-alone", 1.0, 1.0), row("reno-rtt", 2.0, 1.0)]));
+        let once = doc_block(&doc, &[row("reno-rtt", 1.05, 1.0)], "pathpool fidelity --cases reno-rtt --out b").unwrap();
+        assert!(once.starts_with("intro\n") && once.ends_with(&format!("{END}\nafter\n")));
+        assert!(once.contains("| reno-alone | bottleneck utilisation | 1.000 [1.000, 1.000] (1) | 1.000 [1.000, 1.000] (1) | +0.0 % | within ±10 % | 1 |"), "{once}");
+        assert!(once.contains("| +5.0 % | within ±10 % | 2 |"), "{once}");
+        assert!(!once.contains("+100.0 %"), "the old reno-rtt row is gone: {once}");
+        assert!(once.contains("Run 1: `pathpool fidelity --out a`\nRun 2: `pathpool fidelity --cases reno-rtt --out b`\n"), "{once}");
+        // Re-reading its own layout: a full run replaces everything and drops unused commands.
+        let all = doc_block(&once, &[row("reno-alone", 1.0, 1.0), row("reno-rtt", 1.0, 1.0)], "pathpool fidelity --out c").unwrap();
+        assert!(all.contains("Run 1: `pathpool fidelity --out c`\n") && !all.contains("Run 2"), "{all}");
+        // Same input, same output.
+        assert_eq!(doc_block(&once, &[row("reno-rtt", 1.05, 1.0)], "pathpool fidelity --cases reno-rtt --out b").unwrap(), once);
+    }
 }
