@@ -124,7 +124,7 @@ impl SbdSender {
     }
 
     /// S(x) of algorithms.md §7.5 for every subflow.
-    fn coupling_sets(&self, out: &mut [SubflowSet]) {
+    fn coupling_sets(&self, out: &mut [SubflowSet], groups: &mut Vec<SubflowSet>) {
         let n = out.len();
         let all = SubflowSet::all(n);
         match self.policy.feedback {
@@ -142,6 +142,10 @@ impl SbdSender {
             out.fill(all); // before the first decision: OLIA over all (S0)
             return;
         };
+        if self.policy.pairwise {
+            let rows: Vec<Option<u8>> = (0..n).map(|i| self.group_of(i, e)).collect();
+            return super::pairwise::groups_from_rows(&rows, self.policy.couple_non_congested, out, groups);
+        }
         let group = |i: usize| self.group_of(i, e).filter(|&g| g != GROUP_NOT_CONGESTED);
         for (x, set) in out.iter_mut().enumerate() {
             *set = match group(x) {
@@ -222,6 +226,10 @@ pub(crate) struct DataSender {
     pub coupler: Coupler,
     /// The coupling set each subflow passes to the controller.
     pub coupling: Vec<SubflowSet>,
+    /// `SbdPolicy::pairwise`: the bottleneck groups the controller couples per group
+    /// (`Controller::set_groups`), and whether they changed since the controller last got them.
+    pub groups: Vec<SubflowSet>,
+    pub groups_changed: bool,
     /// Retransmissions already signalled with the MP_TIMESTAMP loss flag, per subflow.
     pub losses_signalled: Vec<u64>,
 }
@@ -238,6 +246,7 @@ impl DataSender {
             MultipathCc::TrLia { hold } => (Coupler::Tr(TrSwitch::new(n, hold)), SubflowSet::empty()),
         };
         let coupling = (0..n).map(|i| if initial.is_empty() { SubflowSet::single(i) } else { initial }).collect();
+        let pairwise = matches!(cc, MultipathCc::MptcpSbd(p) if p.pairwise);
         DataSender {
             maps: (0..n).map(|_| DsnMap::default()).collect(),
             dsn_next: 0,
@@ -246,6 +255,8 @@ impl DataSender {
             rr_next: 0,
             coupler,
             coupling,
+            groups: if pairwise { vec![SubflowSet::all(n)] } else { Vec::new() },
+            groups_changed: pairwise,
             losses_signalled: vec![0; n],
         }
     }
@@ -279,7 +290,7 @@ impl DataSender {
     pub fn on_group(&mut self, g: MpGroup, since_start: Time) {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_group(g, since_start) {
-                s.coupling_sets(&mut self.coupling);
+                { s.coupling_sets(&mut self.coupling, &mut self.groups); self.groups_changed = true; }
             }
         }
     }
@@ -288,7 +299,7 @@ impl DataSender {
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_rtt(sf, since_start, rtt) {
-                s.coupling_sets(&mut self.coupling);
+                { s.coupling_sets(&mut self.coupling, &mut self.groups); self.groups_changed = true; }
             }
         }
         if let Coupler::Tr(t) = &mut self.coupler {
