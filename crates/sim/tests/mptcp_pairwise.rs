@@ -24,6 +24,8 @@ fn chain(seed: u64) -> (Simulation, MptcpId) {
     for (q, p, k) in [(a, pa, 3), (b, pb, 4)] {
         sim.add_tcp_flow(TcpFlowConfig::new(vec![q, p], vec![back[k]])).unwrap();
     }
+    // The `pathpool` detector (split and change test), the harder case for the relation: its
+    // memory restarts shorten the correlation windows (the scheme's default is [S0]'s).
     let policy = SbdPolicy { pairwise: true, corr_min: Some(pathpool_sbd::CORR_MIN), change_detect: true, ..SbdPolicy::default() };
     let c = sim.add_mptcp_connection(MptcpConfig::new(subflows, MultipathCc::MptcpSbd(policy))).unwrap();
     (sim, c)

@@ -290,7 +290,9 @@ impl DataSender {
     pub fn on_group(&mut self, g: MpGroup, since_start: Time) {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_group(g, since_start) {
-                { s.coupling_sets(&mut self.coupling, &mut self.groups); self.groups_changed = true; }
+                s.coupling_sets(&mut self.coupling, &mut self.groups);
+                // Only a pairwise connection has groups; others never call set_groups.
+                self.groups_changed |= !self.groups.is_empty();
             }
         }
     }
@@ -299,7 +301,9 @@ impl DataSender {
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_rtt(sf, since_start, rtt) {
-                { s.coupling_sets(&mut self.coupling, &mut self.groups); self.groups_changed = true; }
+                s.coupling_sets(&mut self.coupling, &mut self.groups);
+                // Only a pairwise connection has groups; others never call set_groups.
+                self.groups_changed |= !self.groups.is_empty();
             }
         }
         if let Coupler::Tr(t) = &mut self.coupler {
