@@ -142,3 +142,11 @@ crosscheck-ns3: build
 clean:
 	$(CARGO) clean
 	rm -rf $(OUT)
+
+# ---- pairwise sharing (docs/sbd.md, "Beyond partitions: pairwise sharing") ----
+# Coupling per bottleneck group on overlapping paths (zongor2019 and scenarios/overlap) beside
+# MPTCP-SBD, OLIA, LIA and uncoupled, seeds 1-5; writes docs/sbd.md's table (about 2 min).
+.PHONY: sbd-pairwise
+sbd-pairwise: build
+	python3 scripts/sbd_pairwise.py --bin $(BIN) --out $(OUT)/sbd-pairwise --seeds 5
+# ---- end pairwise sharing ----

@@ -56,6 +56,9 @@ pub trait CongestionControl: Clone + Debug + Sized {
     /// set, Reno's when `sf` is alone in it.
     fn increase(c: &mut Connection<Self>, sf: usize, now: Nanos, units: f64) {
         let _ = now;
+        if c.per_group() {
+            return c.increase_per_group(sf, units, Self::coupled_increase);
+        }
         if let Some(set) = c.coupled_increase_set(sf, units) {
             Self::coupled_increase(c, sf, set, units);
         }
@@ -95,6 +98,8 @@ pub struct Connection<A: CongestionControl> {
     pub(crate) paths: Vec<PathState<A::Path>>,
     /// Per path: the paths its coupled increase and decrease run over.
     coupling: Vec<SubflowSet>,
+    /// Bottleneck groups for coupling per group (`set_groups`); empty: per coupling set.
+    groups: Vec<SubflowSet>,
     pub(crate) shared: A::Shared,
 }
 
@@ -128,6 +133,7 @@ impl<A: CongestionControl> Connection<A> {
         Ok(Connection {
             paths: vec![path; n_paths],
             coupling: vec![SubflowSet::all(n_paths); n_paths],
+            groups: Vec::new(),
             shared: A::Shared::default(),
             algo,
             window,
@@ -182,6 +188,56 @@ impl<A: CongestionControl> Connection<A> {
 
     pub fn coupling(&self, sf: usize) -> SubflowSet {
         self.coupling[sf]
+    }
+
+    /// Coupling per bottleneck group (docs/sbd.md, "Beyond partitions"): each path's
+    /// congestion-avoidance increase is the algorithm's coupled increase computed once per
+    /// group containing it, as if that group were the whole connection, and the smallest is
+    /// applied, so a path is held by the tightest of its bottlenecks (RFC 6356 §3 caps LIA's
+    /// increase the same way by `min(alpha/w_total, 1/w_r)`; in the network-utility view of
+    /// coupled control a link's price is paid only by the paths crossing it, Kelly and Voice,
+    /// CCR 35(2), 2005). A path in no group of two or more runs Reno. Decreases still run over
+    /// `set_coupling`'s set (the transport passes the union of a path's groups). An empty list
+    /// turns it off (the default). Applies to algorithms that use the shared coupled-increase
+    /// hook (LIA, OLIA, BALIA, LINKED INCREASES, FULLY COUPLED); the groups are copied without
+    /// allocating once the list has reached its largest length.
+    pub fn set_groups(&mut self, groups: &[SubflowSet]) {
+        self.groups.clear();
+        self.groups.extend_from_slice(groups);
+        A::invalidate(&mut self.shared);
+    }
+
+    pub fn groups(&self) -> &[SubflowSet] {
+        &self.groups
+    }
+
+    pub(crate) fn per_group(&self) -> bool {
+        !self.groups.is_empty()
+    }
+
+    /// The increase per group (`set_groups`): `coupled` run for every group of `sf` with two or
+    /// more members that have an RTT, the smallest resulting window kept.
+    pub(crate) fn increase_per_group(&mut self, sf: usize, units: f64, coupled: fn(&mut Self, usize, SubflowSet, f64)) {
+        let before = self.paths[sf].cwnd;
+        let mut tightest: Option<f64> = None;
+        for g in 0..self.groups.len() {
+            let group = self.groups[g];
+            if !group.contains(sf) {
+                continue;
+            }
+            let set = self.coupling_set(sf, group);
+            if set.len() <= 1 {
+                continue;
+            }
+            coupled(self, sf, set, units);
+            let after = self.paths[sf].cwnd;
+            self.paths[sf].cwnd = before;
+            tightest = Some(tightest.map_or(after, |t: f64| t.min(after)));
+        }
+        match tightest {
+            Some(w) => self.paths[sf].cwnd = w,
+            None => self.increase_reno(sf, units),
+        }
     }
 
     pub fn on_ack(&mut self, sf: usize, now: Nanos, ack: AckInfo) {

@@ -119,6 +119,11 @@ impl Controller {
         each!(&mut self.inner, c => c.set_coupling(sf, coupling))
     }
 
+    /// Coupling per bottleneck group ([`Connection::set_groups`]); an empty list turns it off.
+    pub fn set_groups(&mut self, groups: &[SubflowSet]) {
+        each!(&mut self.inner, c => c.set_groups(groups))
+    }
+
     #[inline]
     pub fn on_ack(&mut self, sf: usize, now: Nanos, ack: AckInfo) {
         each!(&mut self.inner, c => c.on_ack(sf, now, ack))

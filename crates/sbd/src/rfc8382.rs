@@ -6,6 +6,7 @@
 use crate::change::ChangeDetector;
 use crate::clock_skew::SkewEstimator;
 use crate::correlation::{CorrelationSplit, MIN_COMMON};
+use crate::pairs::PairRelation;
 use crate::grouping::{FlowStats, Grouper};
 use crate::observation::Observation;
 use crate::params::SbdParams;
@@ -76,6 +77,8 @@ pub struct Rfc8382Detector {
     stats: Vec<FlowStats>,
     grouper: Grouper,
     corr: CorrelationSplit,
+    /// The pair relation and its correlation threshold, when asked for (`enable_pairs`).
+    pairs: Option<(PairRelation, f64)>,
     change: ChangeDetector,
     /// Flows whose memory the change test restarted at the last interval (scratch).
     fired: Vec<bool>,
@@ -119,6 +122,7 @@ impl Rfc8382Detector {
             stats: vec![FlowStats::default(); n_flows],
             grouper: Grouper::new(n_flows),
             corr: CorrelationSplit::new(n_flows),
+            pairs: None,
             change: ChangeDetector::new(n_flows),
             fired: vec![false; n_flows],
             obs: Observation::new(n_flows),
@@ -214,6 +218,18 @@ impl Rfc8382Detector {
     /// Observations overwritten because samples crossed several interval ends between polls.
     pub fn observations_skipped(&self) -> u64 {
         self.skipped
+    }
+
+    /// Also computes, with every observation, which pairs of flows share a bottleneck
+    /// (`crate::pairs`; pairs whose delays correlate at least `min_corr`). Off by default: it
+    /// costs O(pairs x N) per interval.
+    pub fn enable_pairs(&mut self, min_corr: f64) {
+        self.pairs = Some((PairRelation::new(self.hot.len()), min_corr));
+    }
+
+    /// The pair relation of the last observation (None unless `enable_pairs` was called).
+    pub fn pair_relation(&self) -> Option<&PairRelation> {
+        self.pairs.as_ref().map(|(r, _)| r)
     }
 
     /// Memory restarts by the change detector so far (one per flow restarted; 0 without
@@ -348,6 +364,12 @@ impl Rfc8382Detector {
             // After a restart a pair holds only the change window: judge it from there on.
             let min_common = if self.p.change_detect { MIN_COMMON.min(self.p.change_window) } else { MIN_COMMON };
             self.corr.apply_with(&mut self.obs.groups, self.p.corr_min, min_common, oldest, |i| &cold[i].means);
+        }
+        if let Some((rel, min_corr)) = &mut self.pairs {
+            let cold = &self.cold;
+            let oldest = (self.ring_head + 1) % self.p.n;
+            let min_common = if self.p.change_detect { MIN_COMMON.min(self.p.change_window) } else { MIN_COMMON };
+            rel.observe(&self.obs.groups, *min_corr, min_common, oldest, |i| &cold[i].means);
         }
         self.observations += 1;
         true

@@ -20,6 +20,7 @@ pub const SCHEMES: &[&str] = &[
     "balia",
     "wvegas",
     "mptcp-sbd",
+    "mptcp-sbd-pairwise",
     "ssc-lia",
     "tr-lia",
 ];
@@ -39,6 +40,9 @@ pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
         "balia" => MultipathCc::Coupled(Algorithm::Balia),
         "wvegas" => MultipathCc::Coupled(Algorithm::WVegas),
         "mptcp-sbd" => MultipathCc::MptcpSbd(SbdPolicy::default()),
+        // MPTCP-SBD coupling per bottleneck group of a pairwise sharing relation (docs/sbd.md,
+        // "Beyond partitions: pairwise sharing"; pathpool's extension).
+        "mptcp-sbd-pairwise" => MultipathCc::MptcpSbd(SbdPolicy { pairwise: true, ..SbdPolicy::default() }),
         // S2 §5.2's SSC-LIA: MPTCP-SBD's receiver-side RFC 8382 grouping switching LIA on in
         // S2's harness (uncoupled at first, coupled for 100 s after each grouping decision).
         "ssc-lia" => MultipathCc::MptcpSbd(SbdPolicy { coupled: Algorithm::Lia, feedback: SbdFeedback::Switch { hold: time::secs(S2_HOLD_S) }, ..SbdPolicy::default() }),
@@ -172,7 +176,12 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
             // the change detector (pathpool_sbd::SbdParams::pathpool). "mptcp-sbd" is [S0]'s,
             // which the reproductions name (`pin_published_detector`); "rfc8382" is RFC 8382
             // §2.2's parameters with [S0]'s decision filter.
-            if m.sbd_detector.as_ref().is_none_or(|d| d.value == "pathpool") {
+            // `mptcp-sbd-pairwise` that names none runs [S0]'s: the change detector's memory
+            // restarts leave the pair relation's correlations too few intervals, and on
+            // overlapping paths with TCP flows it then misses shared links (docs/sbd.md,
+            // "Beyond partitions: pairwise sharing").
+            let preset = if p.pairwise { "" } else { "pathpool" };
+            if m.sbd_detector.as_ref().map_or(preset, |d| d.value.as_str()) == "pathpool" {
                 p.corr_min = p.corr_min.or(Some(pathpool_sbd::CORR_MIN));
                 p.change_detect = true;
             }

@@ -16,7 +16,7 @@ fn scenario(rel: &str) -> Loaded {
 #[test]
 fn every_shipped_scenario_loads() {
     let mut n = 0;
-    for dir in ["scenarios/examples", "scenarios/bench", "scenarios/validation", "scenarios/fidelity", "scenarios/sbd-eval"] {
+    for dir in ["scenarios/examples", "scenarios/bench", "scenarios/validation", "scenarios/fidelity", "scenarios/sbd-eval", "scenarios/overlap"] {
         let mut files: Vec<_> = std::fs::read_dir(root().join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "toml")) {

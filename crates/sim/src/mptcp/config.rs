@@ -63,6 +63,9 @@ pub struct SbdPolicy {
     /// The sender checks the receiver's decisions against a detector of its own on RTT
     /// samples and couples what either says is shared (`verify`; docs/security.md).
     pub verify: bool,
+    /// The receiver reports which pairs of subflows share a bottleneck and the sender couples
+    /// per bottleneck group (`cc = "mptcp-sbd-pairwise"`; `super::pairwise`).
+    pub pairwise: bool,
 }
 
 /// A receiver's MP_GROUP reports. In MPTCP-SBD the receiver decides which subflows the sender
@@ -96,7 +99,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, rfc8382: false, report: ReceiverReport::Honest, verify: false }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, rfc8382: false, report: ReceiverReport::Honest, verify: false, pairwise: false }
     }
 }
 

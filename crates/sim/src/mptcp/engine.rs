@@ -124,6 +124,10 @@ impl FlowOwner for MptcpLayer {
             conn.data.on_rtt(k, now - conn.start, now - p.ts);
         }
         ctl.set_coupling(s.subflow, conn.data.coupling[k]);
+        if conn.data.groups_changed {
+            ctl.set_groups(&conn.data.groups);
+            conn.data.groups_changed = false;
+        }
         s.set_connection_has_data(conn.data.window_open());
     }
 }

@@ -4,6 +4,7 @@
 pub mod config;
 pub(crate) mod engine;
 pub mod options;
+mod pairwise;
 pub(crate) mod receiver;
 pub(crate) mod sender;
 mod verify;

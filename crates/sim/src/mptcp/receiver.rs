@@ -2,7 +2,7 @@
 //! the shared bottleneck detector whose decisions go back on ACKs (S0 §III; algorithms.md
 //! §7.1-§7.4).
 
-use pathpool_sbd::{DecisionFilter, FilterParams, Observation, Rfc8382Detector, SbdParams};
+use pathpool_sbd::{DecisionFilter, FilterParams, Observation, PairFilter, Rfc8382Detector, SbdParams, PAIR_CORR_MIN};
 
 use super::config::{ReceiverReport, SbdPolicy};
 use super::options::{next_epoch, relative_owd_us, MpGroup, SbdOption, GROUP_NOT_CONGESTED};
@@ -19,6 +19,8 @@ pub struct GroupingRecord {
 pub(crate) struct SbdReceiver {
     detector: Rfc8382Detector,
     filter: DecisionFilter,
+    /// `SbdPolicy::pairwise`: the pair relation filtered in step with the decisions.
+    pairs: Option<PairFilter>,
     epoch: u8,
     /// The detector's memory restarts seen so far.
     restarts: u64,
@@ -30,6 +32,9 @@ pub(crate) struct SbdReceiver {
     report: ReceiverReport,
     pub observations: Vec<GroupingRecord>,
     pub decisions: Vec<GroupingRecord>,
+    /// `SbdPolicy::pairwise`: the decided pair relations, one row bit set per subflow
+    /// (`pathpool_sbd::PairRelation::rows`), at the decisions' times.
+    pub pair_decisions: Vec<GroupingRecord>,
 }
 
 impl SbdReceiver {
@@ -40,9 +45,14 @@ impl SbdReceiver {
             None => base,
         };
         params.change_detect = policy.change_detect;
+        let mut detector = Rfc8382Detector::new(params, n);
+        if policy.pairwise {
+            detector.enable_pairs(PAIR_CORR_MIN);
+        }
         SbdReceiver {
-            detector: Rfc8382Detector::new(params, n),
+            detector,
             filter: DecisionFilter::new(FilterParams::default(), n),
+            pairs: policy.pairwise.then(|| PairFilter::new(n)),
             epoch: 0,
             restarts: 0,
             groups: vec![GROUP_NOT_CONGESTED; n],
@@ -51,6 +61,7 @@ impl SbdReceiver {
             report: policy.report,
             observations: Vec::new(),
             decisions: Vec::new(),
+            pair_decisions: Vec::new(),
         }
     }
 
@@ -71,12 +82,23 @@ impl SbdReceiver {
                 // describe the old bottleneck.
                 self.restarts = self.detector.memory_restarts();
                 self.filter.restart();
+                if let Some(p) = &mut self.pairs {
+                    p.restart();
+                }
+            }
+            if let (Some(p), Some(rel)) = (&mut self.pairs, self.detector.pair_relation()) {
+                p.push(rel);
             }
             if let Some(d) = self.filter.push(obs) {
                 Self::record(d, since_start, &mut self.decisions);
                 self.epoch = next_epoch(self.epoch);
                 for (g, &d) in self.groups.iter_mut().zip(&d.groups) {
                     *g = if d == 0 { GROUP_NOT_CONGESTED } else { d.min(98) as u8 };
+                }
+                if let Some(p) = &mut self.pairs {
+                    let rel = p.decide();
+                    super::pairwise::rows_to_bytes(rel, &mut self.groups);
+                    self.pair_decisions.push(GroupingRecord { time: since_start, groups: rel.rows.iter().map(|&r| r as u32).collect() });
                 }
                 report(self.report, self.filter.decisions_made(), &mut self.groups);
             }

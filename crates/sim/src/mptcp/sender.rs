@@ -129,7 +129,7 @@ impl SbdSender {
     }
 
     /// S(x) of algorithms.md §7.5 for every subflow.
-    fn coupling_sets(&self, out: &mut [SubflowSet]) {
+    fn coupling_sets(&self, out: &mut [SubflowSet], groups: &mut Vec<SubflowSet>) {
         let n = out.len();
         let all = SubflowSet::all(n);
         match self.policy.feedback {
@@ -147,6 +147,10 @@ impl SbdSender {
             out.fill(all); // before the first decision: OLIA over all (S0)
             return;
         };
+        if self.policy.pairwise {
+            let rows: Vec<Option<u8>> = (0..n).map(|i| self.group_of(i, e)).collect();
+            return super::pairwise::groups_from_rows(&rows, self.policy.couple_non_congested, out, groups);
+        }
         let group = |i: usize| self.group_of(i, e).filter(|&g| g != GROUP_NOT_CONGESTED);
         for (x, set) in out.iter_mut().enumerate() {
             *set = match group(x) {
@@ -227,6 +231,10 @@ pub(crate) struct DataSender {
     pub coupler: Coupler,
     /// The coupling set each subflow passes to the controller.
     pub coupling: Vec<SubflowSet>,
+    /// `SbdPolicy::pairwise`: the bottleneck groups the controller couples per group
+    /// (`Controller::set_groups`), and whether they changed since the controller last got them.
+    pub groups: Vec<SubflowSet>,
+    pub groups_changed: bool,
 }
 
 impl DataSender {
@@ -241,6 +249,7 @@ impl DataSender {
             MultipathCc::TrLia { hold } => (Coupler::Tr(TrSwitch::new(n, hold)), SubflowSet::empty()),
         };
         let coupling = (0..n).map(|i| if initial.is_empty() { SubflowSet::single(i) } else { initial }).collect();
+        let pairwise = matches!(cc, MultipathCc::MptcpSbd(p) if p.pairwise);
         DataSender {
             maps: (0..n).map(|_| DsnMap::default()).collect(),
             dsn_next: 0,
@@ -249,6 +258,8 @@ impl DataSender {
             rr_next: 0,
             coupler,
             coupling,
+            groups: if pairwise { vec![SubflowSet::all(n)] } else { Vec::new() },
+            groups_changed: pairwise,
         }
     }
 
@@ -281,7 +292,9 @@ impl DataSender {
     pub fn on_group(&mut self, g: MpGroup, since_start: Time) {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_group(g, since_start) {
-                s.coupling_sets(&mut self.coupling);
+                s.coupling_sets(&mut self.coupling, &mut self.groups);
+                // Only a pairwise connection has groups; others never call set_groups.
+                self.groups_changed |= !self.groups.is_empty();
             }
         }
     }
@@ -290,7 +303,9 @@ impl DataSender {
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_rtt(sf, since_start, rtt) {
-                s.coupling_sets(&mut self.coupling);
+                s.coupling_sets(&mut self.coupling, &mut self.groups);
+                // Only a pairwise connection has groups; others never call set_groups.
+                self.groups_changed |= !self.groups.is_empty();
             }
         }
         if let Coupler::Tr(t) = &mut self.coupler {

@@ -106,6 +106,13 @@ impl Simulation {
         self.mptcp.conns[c.0 as usize].sbd.as_ref().map_or(&[], |s| &s.decisions)
     }
 
+    /// MPTCP-SBD-pairwise's decided pair relations: per decision, each subflow's row as a bit
+    /// set (bit j: shares a bottleneck with subflow j; its own bit: bottlenecked); empty for
+    /// other schemes.
+    pub fn mptcp_pair_decisions(&self, c: MptcpId) -> &[GroupingRecord] {
+        self.mptcp.conns[c.0 as usize].sbd.as_ref().map_or(&[], |s| &s.pair_decisions)
+    }
+
     /// Takes the detector's observations and decisions recorded so far out of the
     /// simulation (as `mptcp_observations` and `mptcp_decisions` list them), so that a driver
     /// can write them out as the run goes: these logs are output and grow with the run's
