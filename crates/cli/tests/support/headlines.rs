@@ -27,9 +27,9 @@ fn sigmas(sets: f64) -> f64 {
 
 /// The floor of the band's half width: 5 % of the value (0.05 for a value of zero). It is
 /// the resolution of the keys that hardly move with the seed: shares of detector decisions
-/// (ferlin2016's accuracies step by 1/60 to 1/15 near 1, or sit at 0), times read at 0.1 s
-/// steps (zongor2019), and rates of deterministic runs, where a few per cent is what one
-/// more or one fewer loss makes in a quick run.
+/// (ferlin2016's accuracies step by 1/60 to 1/15 near 1, or sit at 0), and rates of
+/// deterministic runs, where a few per cent is what one more or one fewer loss makes in a
+/// quick run.
 fn floor(mean: f64) -> f64 {
     if mean == 0.0 {
         0.05
