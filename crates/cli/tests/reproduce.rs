@@ -19,6 +19,7 @@ fn reproduce(out: &Scratch) -> (serde_json::Value, String) {
 fn ferlin2016_quick_shows_sbd_gains_fairness_resume_and_determinism() {
     let out = Scratch::new("reproduce-ferlin");
     let (s, stdout) = reproduce(&out);
+    assert_headlines_as_before("ferlin2016", &s);
     // S0 Fig. 5: decoupling disjoint bottlenecks gains at least 1.3x over OLIA (S0: ~1.4 at
     // n = 2), while at a shared bottleneck MPTCP-SBD stays near TCP's rate (S0: ~1).
     let gain = num(&s, "nsb_gain_n2");
@@ -87,6 +88,7 @@ fn bad_input_is_refused_with_a_clear_error() {
 fn zongor2019_quick_finds_the_lp_optimum_and_coupled_controllers_pool_it() {
     let out = Scratch::new("reproduce-zongor");
     let s = reproduce_quick("zongor2019", &out);
+    assert_headlines_as_before("zongor2019", &s);
     // S4 §2.1 (with algorithms.md's correction): the pairwise constraints 40, 60, 80 allow 90.
     assert!((num(&s, "optimum_mbps") - 90.0).abs() < 1e-9);
     // Resource pooling (S1, RFC 6356): LIA and OLIA move traffic off the path that crosses
@@ -101,4 +103,24 @@ fn zongor2019_quick_finds_the_lp_optimum_and_coupled_controllers_pool_it() {
     let t = num(&s, "total_mbps_pairwise");
     assert!(t >= 0.95 * 90.0 && t <= 90.5, "pairwise {t}");
     assert!(out.join("zongor2019/fig2_throughput.png").exists());
+}
+
+/// The headline check itself: the reference's own first seed set passes, and a value moved
+/// outside its band, or missing, fails naming the key.
+#[test]
+fn headline_check_passes_the_reference_and_fails_outside_its_spread() {
+    let reference: serde_json::Value = serde_json::from_str(include_str!("headlines/reference.json")).unwrap();
+    for (paper, keys) in reference["papers"].as_object().unwrap() {
+        let keys = keys.as_object().unwrap();
+        let first: serde_json::Map<String, serde_json::Value> = keys.iter().map(|(k, r)| (k.clone(), r["first"].clone())).collect();
+        let mut summary = serde_json::Value::Object(first);
+        assert_eq!(headline_failures(paper, &summary), Vec::<String>::new(), "{paper}: the reference's first set");
+        let Some((key, r)) = keys.iter().next() else { continue };
+        let (mean, std, max) = (r["mean"].as_f64().unwrap(), r["std"].as_f64().unwrap(), r["max"].as_f64().unwrap());
+        summary[key] = (max + 10.0 * std + 0.5 * mean.abs() + 0.2).into();
+        let failures = headline_failures(paper, &summary);
+        assert!(failures.len() == 1 && failures[0].contains(key.as_str()), "{paper}.{key}: {failures:?}");
+        summary.as_object_mut().unwrap().remove(key);
+        assert!(headline_failures(paper, &summary)[0].contains("missing"), "{paper}.{key}");
+    }
 }

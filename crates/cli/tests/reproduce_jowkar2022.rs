@@ -7,6 +7,7 @@ use support::*;
 fn coupled_controllers_give_up_their_share_on_disjoint_paths_and_sbd_restores_it() {
     let out = Scratch::new("reproduce-jowkar");
     let s = reproduce_quick("jowkar2022", &out);
+    assert_headlines_as_before("jowkar2022", &s);
     for rate in ["12m", "24m"] {
         for rtts in ["10_10", "50_100"] {
             // Uncoupled Reno takes half of the link it shares with one Reno flow (S3 §7.5's

@@ -20,6 +20,7 @@ fn reproduce(out: &Scratch, quick: bool) -> serde_json::Value {
 fn raiciu2009_quick_shows_rtt_compensation_resource_pooling_and_fairness() {
     let out = Scratch::new("reproduce-raiciu");
     let s = reproduce(&out, true);
+    assert_headlines_as_before("raiciu2009", &s);
 
     // S1 §5.1 Fig. 7: equal loss, RTT1 = 5 RTT2 => equal windows and a = 50/36; the total
     // rate is about TCP's on the best path (goal 1).

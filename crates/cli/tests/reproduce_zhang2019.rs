@@ -11,6 +11,7 @@ const NSB_FLOWS: [(&str, f64, f64); 4] = [("e1", 20.0, 30.0), ("e2", 50.0, 50.0)
 fn zhang2019_quick_jain_indices_non_shared_ratio_and_detection() {
     let out = Scratch::new("reproduce-zhang");
     let s = reproduce_quick("zhang2019", &out);
+    assert_headlines_as_before("zhang2019", &s);
 
     // Eq. 19 is a two-party Jain index: 0.5 at the extreme, 1 when the session takes the
     // mean TCP rate.

@@ -37,7 +37,7 @@ pub fn reproduce(py: Python<'_>, paper: &str, out: PathBuf, scenarios: Option<Pa
             )))
         }
     };
-    let opts = Options { quick, scenarios };
+    let opts = Options { quick, scenarios, seed_offset: 0 };
     let command = format!("pathpool.reproduce(\"{paper}\", quick={})", if quick { "True" } else { "False" });
     let done = py.detach(|| run_papers(&chosen, &opts, &out, jobs, &command));
     match done {

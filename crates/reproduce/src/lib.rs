@@ -32,6 +32,9 @@ pub struct Options {
     pub quick: bool,
     /// Where the scenario files (one sub-folder per paper) come from.
     pub scenarios: ScenarioFiles,
+    /// Seeds start after this one (0: seeds 1, 2, ...): the same experiments with other
+    /// seeds, to see how far the headline numbers spread over seeds.
+    pub seed_offset: u64,
 }
 
 impl Options {
@@ -40,9 +43,10 @@ impl Options {
         self.scenarios.root().join(paper)
     }
 
-    /// `full` seeds normally, `quick` seeds under `--quick`, numbered from 1.
+    /// `full` seeds normally, `quick` seeds under `--quick`, numbered from 1 (after the
+    /// offset).
     pub fn seeds(&self, full: u64, quick: u64) -> Vec<u64> {
-        (1..=if self.quick { quick } else { full }).collect()
+        (1..=if self.quick { quick } else { full }).map(|s| s + self.seed_offset).collect()
     }
 }
 

@@ -1,4 +1,4 @@
-//! `pathpool reproduce <paper>|all [--quick] [--jobs N] --out DIR`: the source papers'
+//! `pathpool reproduce <paper>|all [--quick] [--seed-offset N] [--jobs N] --out DIR`: the source papers'
 //! experiments beside the published numbers (report.md, figures, CSVs, summary.json).
 
 use crate::error::CliError;
@@ -14,6 +14,10 @@ pub struct ReproduceArgs {
     /// Fewer seeds and shorter runs (a few minutes per paper).
     #[arg(long)]
     pub quick: bool,
+    /// Run seeds N+1, N+2, ... instead of 1, 2, ...: the same experiments with other seeds,
+    /// to see how far the headline numbers spread over seeds.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed_offset: u64,
     /// Simulations run in parallel [default: the number of cores].
     #[arg(long, value_name = "N")]
     pub jobs: Option<String>,
@@ -48,8 +52,9 @@ pub fn run(args: ReproduceArgs) -> Result<(), CliError> {
             )))
         }
     };
-    let opts = Options { quick: args.quick, scenarios };
-    let command = format!("pathpool reproduce {}{}", args.paper, if args.quick { " --quick" } else { "" });
+    let opts = Options { quick: args.quick, scenarios, seed_offset: args.seed_offset };
+    let offset = if args.seed_offset > 0 { format!(" --seed-offset {}", args.seed_offset) } else { String::new() };
+    let command = format!("pathpool reproduce {}{}{offset}", args.paper, if args.quick { " --quick" } else { "" });
     let done = reproduce(&chosen, &opts, &args.out, jobs, &command).map_err(|f| match f {
         Failure::Input(m) => CliError::usage(m),
         Failure::Run(m) => CliError::runtime(m),

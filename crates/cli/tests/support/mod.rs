@@ -2,6 +2,9 @@
 
 #![allow(dead_code)]
 
+mod headlines;
+pub use headlines::{assert_headlines_as_before, headline_failures};
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;

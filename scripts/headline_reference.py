@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Records how far every paper's quick-preset headline numbers spread over seeds: the
+reference that `make test` holds today's quick reproductions to
+(crates/cli/tests/headlines/reference.json, checked by crates/cli/tests/support/headlines.rs).
+
+    python3 scripts/headline_reference.py --pathpool BINARY --sets 5 \\
+        --scenarios scenarios/papers --out crates/cli/tests/headlines/reference.json
+
+runs `BINARY reproduce PAPER --quick --seed-offset 100k` for k = 0 .. sets-1 (seed set k is
+seeds 100k+1, 100k+2, ...; set 0 is the one `make test` runs) and writes, per paper and
+headline key, the value of set 0 and the mean, sample standard deviation, minimum and
+maximum over the sets. Keys that are null or missing in a set are left out of that set. A paper may name its own
+number of sets (`--papers ferlin2016:5,zhang2019:3`), for the slow ones.
+--note is stored beside the figures (say which code the binary was built from).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+PAPERS = ["ferlin2016", "jowkar2022", "raiciu2009", "zhang2019", "zongor2019"]
+SKIP = {"runs", "quick", "wall_seconds", "papers"}
+OFFSET_STEP = 100
+
+
+def headline_keys(summary):
+    return {k: float(v) for k, v in summary.items() if k not in SKIP and isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def run_set(binary, paper, k, scenarios, work, jobs):
+    out = os.path.join(work, f"{paper}-set{k}")
+    summary = os.path.join(out, "summary.json")
+    if not os.path.exists(summary):
+        cmd = [binary, "reproduce", paper, "--quick", "--jobs", str(jobs), "--out", out]
+        if scenarios:
+            cmd += ["--scenarios", scenarios]
+        if k > 0:
+            cmd += ["--seed-offset", str(k * OFFSET_STEP)]
+        started = time.time()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        print(f"{paper} set {k}: {time.time() - started:.0f} s", file=sys.stderr)
+    return headline_keys(json.load(open(summary)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pathpool", required=True, help="the pathpool binary to run")
+    ap.add_argument("--sets", type=int, default=5, help="seed sets per paper (>= 2)")
+    ap.add_argument("--papers", default=",".join(PAPERS), help="papers, each optionally :SETS")
+    ap.add_argument("--scenarios", help="scenario folder (one folder per paper)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--work", default="out/headline-reference", help="where the reproductions go (reused when run again)")
+    ap.add_argument("--note", default="", help="what the binary was built from")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    if a.sets < 2:
+        sys.exit("--sets: expected at least 2 seed sets, to measure a spread")
+    papers = {}
+    for item in a.papers.split(","):
+        paper, _, n = item.partition(":")
+        n = int(n) if n else a.sets
+        if n < 2:
+            sys.exit(f"--papers {item}: expected at least 2 seed sets")
+        sets = [run_set(a.pathpool, paper, k, a.scenarios, a.work, a.jobs) for k in range(n)]
+        keys = {}
+        for key in sorted(sets[0]):
+            vals = [s[key] for s in sets if key in s]
+            keys[key] = {
+                "first": sets[0][key],
+                "mean": statistics.fmean(vals),
+                "std": statistics.stdev(vals) if len(vals) > 1 else 0.0,
+                "min": min(vals),
+                "max": max(vals),
+                "sets": len(vals),
+            }
+        papers[paper] = keys
+    command = "python3 scripts/headline_reference.py " + " ".join(
+        [f"--pathpool {os.path.basename(a.pathpool)}", f"--sets {a.sets}", f"--papers {a.papers}"]
+        + ([f"--scenarios {a.scenarios}"] if a.scenarios else [])
+        + [f"--out {a.out}"]
+    )
+    doc = {"command": command, "note": a.note, "seed_offset_step": OFFSET_STEP, "papers": papers}
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+    # One line per key, so that a change of reference reads as a diff of the keys it moved.
+    lines = [f' "{k}": {json.dumps(v)},' for k, v in doc.items() if k != "papers"] + [' "papers": {']
+    for p_i, (paper, keys) in enumerate(papers.items()):
+        lines.append(f'  "{paper}": {{')
+        lines += [f'   "{k}": {json.dumps(v)}' + ("," if i + 1 < len(keys) else "") for i, (k, v) in enumerate(keys.items())]
+        lines.append("  }" + ("," if p_i + 1 < len(papers) else ""))
+    with open(a.out, "w") as f:
+        f.write("{\n" + "\n".join(lines) + "\n }\n}\n")
+    print(f"wrote {a.out}: {sum(len(k) for k in papers.values())} keys over {len(papers)} papers", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
