@@ -75,9 +75,13 @@ fn two_coupled_paths_deliver_intact_bytes_within_rfc6356s_bound() {
     assert!(f.goodput_mbps > 0.4 * RATE_MBPS, "goodput {}", f.goodput_mbps);
     // The ACK delays inferred from noq's RTT estimator are ACK delays: some were seen, and
     // none exceeds the 25 ms noq caps them at (RFC 9000 §18.2 max_ack_delay's default).
+    // noq's `smoothed = (7 smoothed + adjusted) / 8` truncates to whole nanoseconds, so
+    // `8 smoothed - 7 before` is up to 7 ns below `adjusted` and an inferred delay up to 7 ns
+    // above the true one (25.000004 ms was seen at the cap).
+    const TRUNCATION_NS: u64 = 7;
     let d = f.ack_delay;
     eprintln!("ACK delay: {} samples, mean {:.1} us, max {:.3} ms, {} over 1 ms", d.samples, d.sum_ns as f64 / d.samples.max(1) as f64 / 1e3, d.max_ns as f64 / 1e6, d.over_1ms);
-    assert!(d.samples > 100 && d.max_ns <= 25_000_000, "{d:?}");
+    assert!(d.samples > 100 && d.max_ns <= 25_000_000 + TRUNCATION_NS, "{d:?}");
 }
 
 #[test]
