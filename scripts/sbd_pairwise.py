@@ -16,6 +16,9 @@ Two scenarios:
   same scenario with the multipath connection replaced by one TCP connection (a one-subflow
   connection, uncoupled Reno, which is TCP) on each of the three paths; its best path is the
   one where that connection gets most (median over seeds).
+* SB-2: S0's shared bottleneck with two subflows and TCP (scenarios/papers/ferlin2016/sb-2.toml),
+  where a pairwise scheme must stay fair: the multipath sum ratio to TCP (target within
+  [0.9, 1.1]).
 Runs are kept in --out; a run whose summary.json exists is not run again.
 """
 
@@ -36,6 +39,7 @@ SCHEMES = ["mptcp-sbd-pairwise", "mptcp-sbd", "olia", "lia", "uncoupled"]
 ZONGOR = os.path.join(ROOT, "scenarios", "papers", "zongor2019", "overlap.toml")
 OVERLAP = os.path.join(ROOT, "scenarios", "overlap", "overlap-tcp.toml")
 RTD = [x for link in "ABC" for x in ("--set", f"links.{link}.queue=random-tail-drop")]
+SB2 = os.path.join(ROOT, "scenarios", "papers", "ferlin2016", "sb-2.toml")
 LP_OPTIMUM = 90.0
 
 
@@ -62,6 +66,8 @@ def run(a, name, path, cc, seed, extra=()):
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(summary) as f:
         s = json.load(f)
+    if name == "sb-2":
+        return s["sum_ratio"], None
     tcp = sum(v for k, v in s.items() if re.fullmatch(r"flow\.tcp[ABC]\.throughput_mbps", k))
     return s["mptcp.mptcp.throughput_mbps"], tcp
 
@@ -76,6 +82,7 @@ def main():
     singles = [single_path_file(a, k) for k in range(3)]
     plan = [("zongor", ZONGOR, cc, s, tuple(RTD)) for cc in SCHEMES for s in seeds]
     plan += [("overlap-tcp", OVERLAP, cc, s, ()) for cc in SCHEMES for s in seeds]
+    plan += [("sb-2", SB2, cc, s, ()) for cc in SCHEMES for s in seeds]
     plan += [(f"overlap-tcp-path{k + 1}", singles[k], "uncoupled", s, ()) for k in range(3) for s in seeds]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip([p[:4:2] + (p[3],) for p in plan], pool.map(lambda p: run(a, *p), plan)))
@@ -91,17 +98,18 @@ def main():
         f"total; one TCP connection on its best path (path {best + 1}) gets {cell([m for m, _ in ref])} Mb/s and leaves "
         f"the TCP flows {cell([t for _, t in ref])} Mb/s.\n",
         "\n",
-        "| scheme | zongor2019 total (Mb/s) | over the LP optimum | overlap-tcp: multipath (Mb/s) | over OLIA's | overlap-tcp: TCP flows (Mb/s) | over what one TCP on its best path leaves them |\n",
-        "|---|---|---|---|---|---|---|\n",
+        "| scheme | zongor2019 total (Mb/s) | over the LP optimum | overlap-tcp: multipath (Mb/s) | over OLIA's | overlap-tcp: TCP flows (Mb/s) | over what one TCP on its best path leaves them | SB-2: multipath / TCP |\n",
+        "|---|---|---|---|---|---|---|---|\n",
     ]
     for cc in SCHEMES:
         z = [results[("zongor", cc, s)][0] for s in seeds]
         mp = [results[("overlap-tcp", cc, s)][0] for s in seeds]
         tcp = [results[("overlap-tcp", cc, s)][1] for s in seeds]
+        sb = [results[("sb-2", cc, s)][0] for s in seeds]
         name = {"mptcp-sbd-pairwise": "**`mptcp-sbd-pairwise`**", "mptcp-sbd": "`mptcp-sbd` (partitions, `pathpool` detector)"}.get(cc, f"`{cc}`")
         lines.append(
             f"| {name} | {cell(z)} | {statistics.median(z) / LP_OPTIMUM:.3f} | {cell(mp)} | {statistics.median(mp) / olia_mp:.2f} "
-            f"| {cell(tcp)} | {statistics.median(tcp) / ref_tcp:.3f} |\n"
+            f"| {cell(tcp)} | {statistics.median(tcp) / ref_tcp:.3f} | {statistics.median(sb):.2f} [{min(sb):.2f}, {max(sb):.2f}] |\n"
         )
     emit("".join(lines).rstrip("\n"), a.print, DOC, BEGIN, END)
 
