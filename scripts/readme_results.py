@@ -51,7 +51,7 @@ def table(out_dir):
 
     lines = [
         f"`pathpool reproduce ferlin2016 --out {out_dir}` then `python3 scripts/readme_results.py {out_dir}`"
-        + (" (quick preset)" if s.get("quick") else "") + "",
+        + (" (quick preset)" if s.get("quick") else ""),
         "",
         "| | n = 2 | n = 3 | n = 4 | n = 5 | S0 |",
         "|---|---|---|---|---|---|",
