@@ -12,11 +12,26 @@ headline key, the value of set 0 and the mean, sample standard deviation, minimu
 maximum over the sets. Keys that are null or missing in a set are left out of that set. A paper may name its own
 number of sets (`--papers ferlin2016:5,zhang2019:3`), for the slow ones.
 --note is stored beside the figures (say which code the binary was built from).
+
+Deterministic papers (drop-tail, no random element: every seed set gives the same values)
+have no seed spread. For them the spread is measured under a small perturbation instead:
+
+    python3 scripts/headline_reference.py --pathpool target/release/pathpool --sets 10 \\
+        --papers jowkar2022 --send-jitter 10us --scenarios scenarios/papers \\
+        --out crates/cli/tests/headlines/jitter_spread.json
+
+runs the reproductions on a copy of each paper's scenario folder in which every flow has
+`send_jitter = "10us"` (each data packet waits a uniform random time in [0, 10 us) before
+its first link, from a random stream of its own: a host's per-packet jitter, far below the
+0.5-1 ms a packet takes at these bottlenecks), so each seed set takes another sample path,
+as the event-order change made the unperturbed run take one (docs/validation.md).
 """
 
 import argparse
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -31,8 +46,33 @@ def headline_keys(summary):
     return {k: float(v) for k, v in summary.items() if k not in SKIP and isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
-def run_set(binary, paper, k, scenarios, work, jobs):
-    out = os.path.join(work, f"{paper}-set{k}")
+def jittered_scenarios(scenarios, paper, jitter, work):
+    """A copy of `paper`'s scenario folder with `send_jitter = JITTER` in every flow."""
+    if not scenarios:
+        sys.exit("--send-jitter needs --scenarios (the folder whose copy gets the jitter)")
+    if not re.fullmatch(r"[0-9.]+(ps|ns|us|ms|s)", jitter):
+        sys.exit(f"--send-jitter {jitter}: expected a duration such as 10us")
+    root = os.path.join(work, f"scenarios-jitter-{jitter}")
+    dst = os.path.join(root, paper)
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(os.path.join(scenarios, paper), dst)
+    flows = 0
+    for name in sorted(os.listdir(dst)):
+        if name.endswith(".toml"):
+            path = os.path.join(dst, name)
+            text = open(path).read()
+            if "send_jitter" in text:
+                sys.exit(f"{path}: already sets send_jitter; expected none to perturb")
+            text, n = re.subn(r"^\[\[flows\]\]$", f'[[flows]]\nsend_jitter = "{jitter}"', text, flags=re.M)
+            flows += n
+            open(path, "w").write(text)
+    if flows == 0:
+        sys.exit(f"{os.path.join(scenarios, paper)}: no [[flows]] to give send_jitter")
+    return root
+
+
+def run_set(binary, paper, k, scenarios, work, jobs, tag=""):
+    out = os.path.join(work, f"{paper}{tag}-set{k}")
     summary = os.path.join(out, "summary.json")
     if not os.path.exists(summary):
         cmd = [binary, "reproduce", paper, "--quick", "--jobs", str(jobs), "--out", out]
@@ -55,6 +95,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--work", default="out/headline-reference", help="where the reproductions go (reused when run again)")
     ap.add_argument("--note", default="", help="what the binary was built from")
+    ap.add_argument("--send-jitter", help="run with this send_jitter on every flow (e.g. 10us), for deterministic papers")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     if a.sets < 2:
@@ -65,7 +106,10 @@ def main():
         n = int(n) if n else a.sets
         if n < 2:
             sys.exit(f"--papers {item}: expected at least 2 seed sets")
-        sets = [run_set(a.pathpool, paper, k, a.scenarios, a.work, a.jobs) for k in range(n)]
+        scenarios, tag = a.scenarios, ""
+        if a.send_jitter:
+            scenarios, tag = jittered_scenarios(a.scenarios, paper, a.send_jitter, a.work), f"-jitter-{a.send_jitter}"
+        sets = [run_set(a.pathpool, paper, k, scenarios, a.work, a.jobs, tag) for k in range(n)]
         keys = {}
         for key in sorted(sets[0]):
             vals = [s[key] for s in sets if key in s]
@@ -80,10 +124,14 @@ def main():
         papers[paper] = keys
     command = "python3 scripts/headline_reference.py " + " ".join(
         [f"--pathpool {os.path.basename(a.pathpool)}", f"--sets {a.sets}", f"--papers {a.papers}"]
+        + ([f"--send-jitter {a.send_jitter}"] if a.send_jitter else [])
         + ([f"--scenarios {a.scenarios}"] if a.scenarios else [])
         + [f"--out {a.out}"]
     )
-    doc = {"command": command, "note": a.note, "seed_offset_step": OFFSET_STEP, "papers": papers}
+    doc = {"command": command, "note": a.note, "seed_offset_step": OFFSET_STEP}
+    if a.send_jitter:
+        doc["send_jitter"] = a.send_jitter
+    doc["papers"] = papers
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     # One line per key, so that a change of reference reads as a diff of the keys it moved.
     lines = [f' "{k}": {json.dumps(v)},' for k, v in doc.items() if k != "papers"] + [' "papers": {']

@@ -115,12 +115,41 @@ fn headline_check_passes_the_reference_and_fails_outside_its_spread() {
         let first: serde_json::Map<String, serde_json::Value> = keys.iter().map(|(k, r)| (k.clone(), r["first"].clone())).collect();
         let mut summary = serde_json::Value::Object(first);
         assert_eq!(headline_failures(paper, &summary), Vec::<String>::new(), "{paper}: the reference's first set");
-        let Some((key, r)) = keys.iter().next() else { continue };
-        let (mean, std, max) = (r["mean"].as_f64().unwrap(), r["std"].as_f64().unwrap(), r["max"].as_f64().unwrap());
-        summary[key] = (max + 10.0 * std + 0.5 * mean.abs() + 0.2).into();
+        let Some((key, _)) = keys.iter().next() else { continue };
+        let (_, hi) = headline_band(paper, key);
+        summary[key] = (hi + 0.1 * hi.abs() + 0.1).into();
         let failures = headline_failures(paper, &summary);
         assert!(failures.len() == 1 && failures[0].contains(key.as_str()), "{paper}.{key}: {failures:?}");
         summary.as_object_mut().unwrap().remove(key);
         assert!(headline_failures(paper, &summary)[0].contains("missing"), "{paper}.{key}");
+    }
+}
+
+/// The jitter spread covers deterministic keys only (those with a seed spread keep it), and
+/// it is what holds jowkar2022's keys whose sample path the event-order change moved: each
+/// lies outside the 5 % floor around its value from before and inside its measured band.
+#[test]
+fn deterministic_keys_take_their_spread_from_the_jittered_runs() {
+    let reference: serde_json::Value = serde_json::from_str(include_str!("headlines/reference.json")).unwrap();
+    let jitter: serde_json::Value = serde_json::from_str(include_str!("headlines/jitter_spread.json")).unwrap();
+    for (paper, keys) in jitter["papers"].as_object().unwrap() {
+        for key in keys.as_object().unwrap().keys() {
+            let r = &reference["papers"][paper][key];
+            assert_eq!(r["std"].as_f64(), Some(0.0), "{paper}.{key}: has a seed spread of its own");
+        }
+    }
+    // Today's values (quick preset, seed set 0) of the five keys that moved by 6-18 %.
+    let moved = [
+        ("shared_combined_pct_balia_24m_10_30", 84.21),
+        ("shared_combined_pct_lia_24m_10_20", 83.59),
+        ("shared_combined_pct_sbd_24m_10_20", 94.19),
+        ("shared_combined_pct_sbd_24m_50_100", 80.45),
+        ("shared_combined_pct_uncoupled_24m_10_30", 92.61),
+    ];
+    for (key, now) in moved {
+        let before = reference["papers"]["jowkar2022"][key]["mean"].as_f64().unwrap();
+        assert!((now - before).abs() > 0.05 * before, "{key}: {now} is within the floor of {before}");
+        let (lo, hi) = headline_band("jowkar2022", key);
+        assert!((lo..=hi).contains(&now), "{key}: {now} outside {lo}..{hi}");
     }
 }

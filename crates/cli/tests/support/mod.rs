@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 mod headlines;
-pub use headlines::{assert_headlines_as_before, headline_failures};
+#[allow(unused_imports)] // each test crate uses some of them
+pub use headlines::{assert_headlines_as_before, headline_band, headline_failures};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
