@@ -73,6 +73,7 @@ pub mod mptcp;
 pub mod packet;
 mod pipe;
 mod pool;
+mod ring;
 pub mod probe;
 pub mod queue;
 pub mod rng;

@@ -3,23 +3,22 @@
 //! *enter* the pipe if that is known (a queue knows when it will finish serialising a
 //! packet), so a queue and its pipe cost one event per packet together.
 
-use std::collections::VecDeque;
-
 use crate::event::{EventKind, EventQueue};
 use crate::jitter::Jitter;
 use crate::packet::PacketId;
+use crate::ring::Ring;
 use crate::time::Time;
 
 pub struct Pipe {
     delay: Time,
     /// In flight, due times non-decreasing.
-    in_flight: VecDeque<InFlight>,
+    in_flight: Ring<InFlight>,
     /// A sender's send jitter (jitter.rs): each packet's delay grows by a random amount,
     /// kept in FIFO order.
     jitter: Option<Box<Jitter>>,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct InFlight {
     due: Time,
     /// When the packet entered the pipe.
@@ -31,7 +30,7 @@ struct InFlight {
 
 impl Pipe {
     pub fn new(delay: Time) -> Self {
-        Pipe { delay, in_flight: VecDeque::with_capacity(64), jitter: None }
+        Pipe { delay, in_flight: Ring::with_capacity(64), jitter: None }
     }
 
     /// A zero-delay pipe that holds each packet for a random time (jitter.rs).

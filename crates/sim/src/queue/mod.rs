@@ -11,8 +11,8 @@ pub use random_tail::RandomTailParams;
 pub use red::{Red, RedParams};
 pub use tally::QueueCounters;
 
-use std::collections::VecDeque;
 
+use crate::ring::Ring;
 use crate::rng::Rng;
 use crate::time::{transmission_time, Time};
 
@@ -76,7 +76,7 @@ pub struct Queue {
     /// service first), in order. A FIFO served at a fixed rate knows each packet's departure
     /// when it arrives, so the queue schedules no event: occupancy at any instant is the
     /// number of entries departing after it.
-    pending: VecDeque<(Time, u32)>,
+    pending: Ring<(Time, u32)>,
     bytes: u64,
     /// When the last accepted packet leaves (the link is busy until then).
     busy_until: Time,
@@ -103,7 +103,7 @@ impl Queue {
             rate_bps: cfg.rate_bps,
             buffer: cfg.buffer,
             policy,
-            pending: VecDeque::with_capacity(cap),
+            pending: Ring::with_capacity(cap),
             bytes: 0,
             busy_until: 0,
             cached_size: 0,

@@ -29,7 +29,7 @@ impl Simulation {
         progress(self.now);
     }
 
-    #[inline]
+    #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev.kind {
             EventKind::PacketArrival => return self.forward(ev.target),

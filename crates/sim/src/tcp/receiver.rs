@@ -134,6 +134,7 @@ impl TcpReceiver {
         }
     }
 
+    #[inline(always)]
     fn turn_into_ack(&mut self, id: PacketId, ctx: &mut Ctx, option: Option<[u8; 4]>) {
         self.unacked = 0;
         self.timer.cancel();

@@ -293,8 +293,8 @@ impl TcpSender {
         } else if ack == self.snd_una && self.high_sent > self.snd_una && (!self.sack || newly_sacked > 0) {
             self.on_dupack(ctx, ctl, owner);
         }
-        self.try_send(ctx, ctl, owner);
-        self.account_cwnd(ctx.now, ctl);
+        let cwnd = self.try_send(ctx, ctl, owner);
+        self.account_cwnd(ctx.now, cwnd);
     }
 
     fn on_dupack(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
@@ -363,8 +363,8 @@ impl TcpSender {
         self.round_end = self.high_sent;
         let rto = self.rto();
         self.rto_timer.arm(ctx.now + rto, ctx); // (5.6)
-        self.try_send(ctx, ctl, owner);
-        self.account_cwnd(ctx.now, ctl);
+        let cwnd = self.try_send(ctx, ctl, owner);
+        self.account_cwnd(ctx.now, cwnd);
     }
 
     /// FlightSize for the RFC 5681 eq. 4 reduction, capped at the window in use (cwnd plus
@@ -380,6 +380,7 @@ impl TcpSender {
     // ---- transmission ---------------------------------------------------------------------
 
     /// Segments the application has made available (exclusive bound on new sequence numbers).
+    #[inline(always)]
     fn app_limit(&self, now: Time, owner: &impl FlowOwner) -> u64 {
         if !self.active {
             return self.high_sent;
@@ -408,24 +409,29 @@ impl TcpSender {
         }
     }
 
-    fn try_send(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
+    /// Sends what the window allows; returns the controller's window it read (sending does
+    /// not change it), for `account_cwnd`.
+    #[inline(always)]
+    fn try_send(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) -> f64 {
         if self.sack && self.phase != Phase::Open {
-            return self.send_in_sack_recovery(ctx, ctl, owner);
+            self.send_in_sack_recovery(ctx, ctl, owner);
+            return ctl.cwnd(self.subflow);
         }
         let limit = self.app_limit(ctx.now, owner);
-        let window = (ctl.cwnd(self.subflow) + self.inflation).max(1.0) as u64;
+        let cwnd = ctl.cwnd(self.subflow);
+        let window = (cwnd + self.inflation).max(1.0) as u64;
         loop {
             // SACKed segments have left the network (RFC 6675 pipe with nothing yet lost).
             let flight = self.snd_nxt - self.snd_una - if self.sack { self.scoreboard.len() } else { 0 };
             if flight >= window {
                 self.cwnd_limited = true;
-                return;
+                return cwnd;
             }
             let retransmit = self.snd_nxt < self.high_sent;
             if !retransmit && self.snd_nxt >= limit {
                 self.cwnd_limited = false;
                 self.wait_for_app(ctx);
-                return;
+                return cwnd;
             }
             self.transmit(self.snd_nxt, retransmit, ctx, owner);
             self.snd_nxt += 1;
@@ -526,7 +532,7 @@ impl TcpSender {
     }
 
     /// Builds data segment `seq` whole (a subflow's option asked of its owner) and sends it.
-    #[inline]
+    #[inline(always)]
     fn transmit(&mut self, seq: u64, retransmit: bool, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let mut p = Packet::EMPTY;
         p.seq = seq;
@@ -553,12 +559,14 @@ impl TcpSender {
         }
     }
 
+    /// Integrates the window in use up to `now`, then takes `cwnd` (the controller's) plus
+    /// the inflation as the window from now on.
     #[inline]
-    fn account_cwnd(&mut self, now: Time, ctl: &Controller) {
+    fn account_cwnd(&mut self, now: Time, cwnd: f64) {
         let c = &mut self.counters;
         c.cwnd_area += self.last_cwnd * (now - c.cwnd_last_change) as f64;
         c.cwnd_last_change = now;
-        self.last_cwnd = ctl.cwnd(self.subflow) + self.inflation;
+        self.last_cwnd = cwnd + self.inflation;
     }
 }
 
@@ -605,7 +613,7 @@ impl TcpSender {
 
     /// Sends what the window and the owner's data limit allow.
     pub(crate) fn pump(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
-        self.try_send(ctx, ctl, owner);
-        self.account_cwnd(ctx.now, ctl);
+        let cwnd = self.try_send(ctx, ctl, owner);
+        self.account_cwnd(ctx.now, cwnd);
     }
 }
