@@ -65,16 +65,16 @@ impl Pipe {
         true
     }
 
-    /// The head reached the far end: returns it and schedules the next head, whose packet
-    /// and next element are returned too (the caller prefetches them: after a propagation
-    /// delay they are no longer in cache).
+    /// The head reached the far end: returns it with the element it goes to, and schedules
+    /// the next head, whose packet and next element are returned too (the caller prefetches
+    /// them: after a propagation delay they are no longer in cache).
     #[inline]
-    pub fn deliver_head(&mut self, now: Time, me: u32, events: &mut EventQueue) -> (PacketId, Option<(PacketId, u32)>) {
+    pub fn deliver_head(&mut self, now: Time, me: u32, events: &mut EventQueue) -> ((PacketId, u32), Option<(PacketId, u32)>) {
         let head = self.in_flight.pop_front().expect("pipe event with nothing in flight");
         let next = self.in_flight.front().map(|n| {
             events.schedule_as_of(n.due, n.entered.max(now), me, EventKind::PipeArrival);
             (n.id, n.next)
         });
-        (head.id, next)
+        ((head.id, head.next), next)
     }
 }

@@ -64,7 +64,7 @@ impl Simulation {
         let Element::Pipe(p) = &mut self.elements[me as usize] else {
             unreachable!("pipe event for element {me}, not a pipe")
         };
-        let (id, next) = p.deliver_head(self.now, me, &mut self.events);
+        let ((id, el), next) = p.deliver_head(self.now, me, &mut self.events);
         if let Some((next_id, next_el)) = next {
             // The next head arrives at least one serialisation time from now: load what it
             // will touch (packet, endpoint state, controller) meanwhile.
@@ -76,7 +76,7 @@ impl Simulation {
                 prefetch_lines(c);
             }
         }
-        self.forward(id);
+        self.forward_to(id, el);
     }
 
     /// Moves every packet in the outbox to the next element of its route, in order (the
@@ -98,11 +98,20 @@ impl Simulation {
     /// endpoint or a queue, and so on).
     #[inline(always)]
     fn forward(&mut self, id: PacketId) {
+        let p = self.pool.get(id);
+        let el = self.routes.hop(p.route, p.hop);
+        self.forward_to(id, el);
+    }
+
+    /// `forward` to `el`, the packet's next element, known to the caller (a pipe keeps it
+    /// with each packet in flight): the element's state starts loading while the packet
+    /// does, instead of after the packet's route and hop were read.
+    #[inline(always)]
+    fn forward_to(&mut self, id: PacketId, el: u32) {
         let mut subflow_ack = None;
         let mut departure = None;
         {
             let p = self.pool.get_mut(id);
-            let el = self.routes.hop(p.route, p.hop);
             if let Some(c) = self.capture.as_deref_mut() {
                 c.on_hop(p, self.now, !self.elements[el as usize].is_network());
             }
