@@ -14,6 +14,10 @@ range of the pairwise ratios; beside them the ratio of the medians of packets pe
 (user + system) second, which time sharing with other jobs disturbs less. Peak RSS is each process's own (GNU time, /usr/bin/time). The load average is
 printed before and after each case: the machine counts as idle while it stays well under
 one (on 2 cores) apart from the benchmark itself.
+
+--doc FILE writes the table, the command, the date and the cost growth with the number of
+flows into FILE, between the lines `<!-- bench_vs_htsim: begin -->` and
+`<!-- bench_vs_htsim: end -->` (BENCHMARKS.md), replacing what was there.
 """
 
 import argparse
@@ -71,46 +75,103 @@ def main():
     ap.add_argument("--runs", type=int, default=5, help="counted runs of each program per case (default 5)")
     ap.add_argument("--only", default="", help="comma-separated case names: " + ", ".join(c[0] for c in CASES))
     ap.add_argument("--seconds", type=int, default=0, help="simulated seconds instead of each case's 600")
+    ap.add_argument("--doc", help="write the table between the bench_vs_htsim markers of this file")
     a = ap.parse_args()
     if a.runs < 1:
         sys.exit("--runs must be at least 1")
     chosen = [c for c in CASES if not a.only or c[0] in a.only.split(",")]
     if not chosen:
         sys.exit(f"--only matched no case; cases: {', '.join(c[0] for c in CASES)}")
+    if a.doc:
+        read_doc(a.doc)  # fail before the runs if the markers are missing
 
     print(f"pathpool: {a.pathpool}\nhtsim:    {a.htsim}\n{a.runs} counted runs each, alternating, after one warm-up run each")
-    print("| scenario | packets (pathpool / htsim) | events per packet (pathpool / htsim) | pathpool pkt/s (median) | htsim pkt/s (median) | ratio of medians | pairwise ratios (min-max) | ratio per CPU second | peak RSS pathpool / htsim | load avg before -> after |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows, rates_by_case = [], {}
+    started = time.time()
+    print(HEADER)
+    print(RULE)
     for name, kind, flows, seconds in chosen:
-        seconds = a.seconds or seconds
-        cmds = {
-            "pathpool": [a.pathpool, kind, str(flows), str(seconds)],
-            "htsim": [a.htsim, kind, str(flows), str(seconds)],
-        }
-        load_before = os.getloadavg()[0]
-        for argv in cmds.values():
-            run_once(argv)
-        rates = {"pathpool": [], "htsim": []}
-        cpu_rates = {"pathpool": [], "htsim": []}
-        last = {}
-        for _ in range(a.runs):
-            for who, argv in cmds.items():
-                wall, cpu, rss, packets, epp = run_once(argv)
-                rates[who].append(packets / wall)
-                cpu_rates[who].append(packets / max(cpu, 1e-3))
-                last[who] = (rss, packets, epp)
-        load_after = os.getloadavg()[0]
-        med = {who: statistics.median(r) for who, r in rates.items()}
-        cpu_med = {who: statistics.median(r) for who, r in cpu_rates.items()}
-        pairs = [p / h for p, h in zip(rates["pathpool"], rates["htsim"])]
-        (prss, ppk, pepp), (hrss, hpk, hepp) = last["pathpool"], last["htsim"]
-        print(
-            f"| {DESCRIPTION[name]}, {seconds} s | {ppk} / {hpk} ({100 * (ppk - hpk) / hpk:+.2f} %) | {pepp:.2f} / {hepp:.2f} "
-            f"| {med['pathpool'] / 1e6:.2f} M | {med['htsim'] / 1e6:.2f} M | **{med['pathpool'] / med['htsim']:.2f}** "
-            f"| {min(pairs):.2f}-{max(pairs):.2f} | {cpu_med['pathpool'] / cpu_med['htsim']:.2f} "
-            f"| {prss:.1f} / {hrss:.1f} MiB | {load_before:.2f} -> {load_after:.2f} |",
-            flush=True,
-        )
+        row, med = run_case(a, name, kind, flows, seconds)
+        rows.append(row)
+        rates_by_case[name] = med
+        print(row, flush=True)
+    if a.doc:
+        write_doc(a, rows, rates_by_case, time.time() - started)
+
+
+HEADER = ("| scenario | packets (pathpool / htsim) | events per packet (pathpool / htsim) | pathpool pkt/s (median) | htsim pkt/s (median) | ratio of medians | pairwise ratios (min-max) | ratio per CPU second | peak RSS pathpool / htsim | load avg before -> after |")
+RULE = "|---|---|---|---|---|---|---|---|---|---|"
+BEGIN = "<!-- bench_vs_htsim: begin -->"
+END = "<!-- bench_vs_htsim: end -->"
+
+
+def read_doc(path):
+    """The file's text split around the markers (before, after)."""
+    text = open(path).read()
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        sys.exit(f"{path}: expected one line '{BEGIN}' followed by one line '{END}'")
+    return text[: text.index(BEGIN) + len(BEGIN)], text[text.index(END) :]
+
+
+def write_doc(a, rows, med, elapsed):
+    """Replaces the block between the markers: command, date, table, cost growth."""
+    before, after = read_doc(a.doc)
+    argv = ["python3", "scripts/bench_vs_htsim.py", "--pathpool", a.pathpool, "--htsim", a.htsim]
+    argv += (["--runs", str(a.runs)] if a.runs != 5 else []) + (["--only", a.only] if a.only else [])
+    argv += (["--seconds", str(a.seconds)] if a.seconds else []) + ["--doc", a.doc]
+    lines = [
+        "",
+        f"Written by `{' '.join(argv)}` on {time.strftime('%Y-%m-%d', time.gmtime())}",
+        f"({a.runs} counted run{'s' if a.runs != 1 else ''} of each program per case, alternating; {elapsed / 60:.1f} min; the last column",
+        "says how idle the machine was):",
+        "",
+        HEADER,
+        RULE,
+        *rows,
+    ]
+    growth = []
+    for few, many, label in [("b1-10", "b1-100", "B1 from 10 to 100 flows"), ("s-10", "s-1000", "S from 10 to 1000 flows")]:
+        if few in med and many in med:
+            parts = [f"{who} {100 * (med[few][who] / med[many][who] - 1):+.0f} %" for who in ("pathpool", "htsim")]
+            growth.append(f"{label}: {', '.join(parts)}")
+    if growth:
+        lines += ["", "Time per packet (wall), growth with the number of flows: " + "; ".join(growth) + "."]
+    with open(a.doc, "w") as f:
+        f.write(before + "\n".join(lines) + "\n" + after)
+    print(f"wrote the table into {a.doc}", file=sys.stderr)
+
+
+def run_case(a, name, kind, flows, seconds):
+    """Runs one case; returns its table row and the median packets per wall second of each."""
+    seconds = a.seconds or seconds
+    cmds = {
+        "pathpool": [a.pathpool, kind, str(flows), str(seconds)],
+        "htsim": [a.htsim, kind, str(flows), str(seconds)],
+    }
+    load_before = os.getloadavg()[0]
+    for argv in cmds.values():
+        run_once(argv)
+    rates = {"pathpool": [], "htsim": []}
+    cpu_rates = {"pathpool": [], "htsim": []}
+    last = {}
+    for _ in range(a.runs):
+        for who, argv in cmds.items():
+            wall, cpu, rss, packets, epp = run_once(argv)
+            rates[who].append(packets / wall)
+            cpu_rates[who].append(packets / max(cpu, 1e-3))
+            last[who] = (rss, packets, epp)
+    load_after = os.getloadavg()[0]
+    med = {who: statistics.median(r) for who, r in rates.items()}
+    cpu_med = {who: statistics.median(r) for who, r in cpu_rates.items()}
+    pairs = [p / h for p, h in zip(rates["pathpool"], rates["htsim"])]
+    (prss, ppk, pepp), (hrss, hpk, hepp) = last["pathpool"], last["htsim"]
+    return (
+        f"| {DESCRIPTION[name]}, {seconds} s | {ppk} / {hpk} ({100 * (ppk - hpk) / hpk:+.2f} %) | {pepp:.2f} / {hepp:.2f} "
+        f"| {med['pathpool'] / 1e6:.2f} M | {med['htsim'] / 1e6:.2f} M | **{med['pathpool'] / med['htsim']:.2f}** "
+        f"| {min(pairs):.2f}-{max(pairs):.2f} | {cpu_med['pathpool'] / cpu_med['htsim']:.2f} "
+        f"| {prss:.1f} / {hrss:.1f} MiB | {load_before:.2f} -> {load_after:.2f} |",
+        med,
+    )
 
 
 if __name__ == "__main__":
