@@ -44,6 +44,7 @@ const FLOW_KEYS: &[&str] = &[
     "initial_window",
     "min_rto",
     "rto",
+    "lost_retransmit",
     "send_jitter",
     "mean_on",
     "mean_off",
@@ -61,7 +62,7 @@ const FLOW_KEYS: &[&str] = &[
     "log_delays",
 ];
 const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify"];
-const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "send_jitter", "size", "log_delays"];
+const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "send_jitter", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
 pub const QUEUES: &[&str] = &["droptail", "red", "random-tail-drop"];
@@ -359,6 +360,11 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
     };
     let packet_size = wire_size(f, "packet_size", 1500)?;
     let ack_size = wire_size(f, "ack_size", 40)?;
+    // RACK finds lost retransmissions from SACKed segments (tcp/rack.rs).
+    let rack_lost_retransmit = f.choice("lost_retransmit", &["rto", "rack"])?.is_some_and(|c| c.value == "rack");
+    if rack_lost_retransmit && recovery != Recovery::Sack {
+        return Err(f.error("lost_retransmit", "\"rack\" needs recovery = \"sack\" (it reads the SACK scoreboard)".to_string()));
+    }
     Ok(TcpSpec {
         cc,
         recovery,
@@ -371,6 +377,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
             Some(v) if v == "linux" => pathpool_cc::RtoRule::Linux,
             _ => pathpool_cc::RtoRule::Rfc6298,
         },
+        rack_lost_retransmit,
         send_jitter: f.time("send_jitter")?.unwrap_or(0),
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),

@@ -135,6 +135,9 @@ pub struct TcpSpec {
     pub min_rto: u64,
     /// RFC 6298's RTO (the default) or Linux's (`rto = "linux"`, docs/fidelity.md).
     pub rto: pathpool_cc::RtoRule,
+    /// SACK recovery finds a lost retransmission as Linux's RACK does instead of waiting for
+    /// the RTO (`lost_retransmit = "rack"`, docs/fidelity.md).
+    pub rack_lost_retransmit: bool,
     /// Simulator only: each data packet waits a uniform random time in [0, this) before it
     /// enters the network, in order (`send_jitter`, docs/fidelity.md); 0 = none.
     pub send_jitter: u64,

@@ -96,6 +96,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 cfg.ack_bytes = t.ack_size as u32;
                 cfg.min_rto = t.min_rto;
                 cfg.rto_rule = t.rto;
+                cfg.rack_lost_retransmit = t.rack_lost_retransmit;
                 cfg.max_rto = cfg.max_rto.max(t.min_rto);
                 cfg.traffic = t.traffic;
                 cfg.start = flow.start;
@@ -129,6 +130,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 cfg.tcp.ack_bytes = t.ack_size as u32;
                 cfg.tcp.min_rto = t.min_rto;
                 cfg.tcp.rto_rule = t.rto;
+                cfg.tcp.rack_lost_retransmit = t.rack_lost_retransmit;
                 cfg.tcp.max_rto = cfg.tcp.max_rto.max(t.min_rto);
                 cfg.tcp.start = flow.start;
                 cfg.tcp.stop = flow.stop;

@@ -1,9 +1,13 @@
 //! The delay element: propagation delay (and independent random loss) for every link
 //! direction of the testbed, in user space, because this kernel has no netem.
 //!
-//! One thread serves every direction. It reads each packet as soon as the queue in front of
-//! the sending TUN device releases it, holds it until `read time + delay`, and writes it into
-//! the receiving TUN device. The delay of a direction is constant, so a FIFO per direction
+//! Each direction has a thread of its own, so that one link's work (or a stall of its thread)
+//! does not delay another link's packets, and the threads run under SCHED_FIFO (when the
+//! host allows it) so that ordinary jobs on a busy machine do not hold packets past their
+//! deadline. docs/testbed.md measures both this and the older layout, one thread at normal
+//! priority for every direction, which `start_one_thread` keeps for that comparison.
+//! A thread reads each packet as soon as the queue in front of the sending TUN device releases
+//! it, holds it until `read time + delay`, and writes it into the receiving TUN device. The delay of a direction is constant, so a FIFO per direction
 //! keeps every flow's packets in order and the earliest deadline is always at a FIFO's head.
 //! The thread sleeps in ppoll(2) with a nanosecond timeout and a 1 ns timer slack, so a
 //! packet leaves within the scheduler's wake-up latency of its deadline (docs/testbed.md
@@ -49,12 +53,12 @@ pub struct Counters {
     pub write_errors: AtomicU64,
 }
 
-/// The running element; `stop` ends its thread.
+/// The running element; `stop` ends its threads.
 pub struct DelayElement {
     stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
     pub counters: Arc<Vec<Counters>>,
-    /// CPU time the element's thread used, in ns (set when it stops).
+    /// CPU time the element's threads used together, in ns (set when they stop).
     pub cpu_ns: Arc<AtomicU64>,
 }
 
@@ -76,24 +80,45 @@ struct Held {
 }
 
 impl DelayElement {
+    /// One real-time thread per direction.
     pub fn start(directions: Vec<Direction>) -> DelayElement {
+        let groups = directions.into_iter().enumerate().map(|(k, d)| vec![(k, d)]).collect();
+        Self::spawn(groups, true)
+    }
+
+    /// Every direction in one thread at normal priority (the older layout; the benchmark's
+    /// baseline).
+    pub fn start_one_thread(directions: Vec<Direction>) -> DelayElement {
+        Self::spawn(vec![directions.into_iter().enumerate().collect()], false)
+    }
+
+    fn spawn(groups: Vec<Vec<(usize, Direction)>>, realtime: bool) -> DelayElement {
         let stop = Arc::new(AtomicBool::new(false));
-        let counters: Arc<Vec<Counters>> = Arc::new(directions.iter().map(|_| Counters::default()).collect());
+        let n = groups.iter().map(Vec::len).sum();
+        let counters: Arc<Vec<Counters>> = Arc::new((0..n).map(|_| Counters::default()).collect());
         let cpu_ns = Arc::new(AtomicU64::new(0));
-        let (s, c, cpu) = (stop.clone(), counters.clone(), cpu_ns.clone());
-        let thread = std::thread::Builder::new()
-            .name("delay-element".into())
-            .spawn(move || {
-                serve(directions, &s, &c);
-                cpu.store(thread_cpu_ns(), Ordering::SeqCst);
+        let threads = groups
+            .into_iter()
+            .map(|group| {
+                let (s, c, cpu) = (stop.clone(), counters.clone(), cpu_ns.clone());
+                std::thread::Builder::new()
+                    .name("delay-element".into())
+                    .spawn(move || {
+                        if realtime {
+                            set_realtime();
+                        }
+                        serve(group, &s, &c);
+                        cpu.fetch_add(thread_cpu_ns(), Ordering::SeqCst);
+                    })
+                    .expect("spawning a delay element thread")
             })
-            .expect("spawning the delay element's thread");
-        DelayElement { stop, thread: Some(thread), counters, cpu_ns }
+            .collect();
+        DelayElement { stop, threads, counters, cpu_ns }
     }
 
     pub fn stop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
+        for t in self.threads.drain(..) {
             let _ = t.join();
         }
     }
@@ -105,7 +130,20 @@ impl Drop for DelayElement {
     }
 }
 
-fn serve(mut dirs: Vec<Direction>, stop: &AtomicBool, counters: &[Counters]) {
+/// SCHED_FIFO at a low real-time priority for the calling thread: it preempts every
+/// ordinary job but sleeps in ppoll between packets, so it takes only the CPU it relays
+/// with (and the kernel's real-time throttling caps even that). Without the privilege the
+/// thread keeps its normal priority.
+fn set_realtime() {
+    let param = libc::sched_param { sched_priority: 10 };
+    // SAFETY: sets the calling thread's own policy with a valid sched_param.
+    unsafe { libc::pthread_setschedparam(libc::pthread_self(), libc::SCHED_FIFO, &param) };
+}
+
+/// Serves `group`'s directions (each with its index into `all_counters`) until `stop`.
+fn serve(group: Vec<(usize, Direction)>, stop: &AtomicBool, all_counters: &[Counters]) {
+    let (index, mut dirs): (Vec<usize>, Vec<Direction>) = group.into_iter().unzip();
+    let counters: Vec<&Counters> = index.iter().map(|&k| &all_counters[k]).collect();
     // SAFETY: prctl(PR_SET_TIMERSLACK) only changes this thread's timer slack.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
     let mut fds: Vec<libc::pollfd> = dirs.iter().map(|d| libc::pollfd { fd: d.input.as_raw_fd(), events: libc::POLLIN, revents: 0 }).collect();

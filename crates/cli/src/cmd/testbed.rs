@@ -161,7 +161,8 @@ fn medians(dir: &std::path::Path, runs: &[BTreeMap<String, Value>]) -> Result<BT
 }
 
 /// Table rows for docs/testbed.md: the delay element's error at 10 and 100 Mb/s of 1500-byte
-/// packets over a 20 ms link, and the rate one core of it sustains.
+/// packets over a 20 ms link (and at 100 Mb/s with the other direction loaded), and the
+/// rate one core of it sustains, for its current and its older thread layout.
 fn bench(args: BenchArgs) -> Result<(), CliError> {
     if !pathpool_testbed::is_root() {
         return Err(CliError::usage("pathpool testbed bench needs root (network namespaces and TUN devices)"));
@@ -172,32 +173,42 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
     let err = |e: pathpool_testbed::TestbedError| CliError::runtime(e.to_string());
     let delay = std::time::Duration::from_millis(20);
     println!("delay element, 1500-byte UDP packets over a 20 ms link; median [min, max] of {} runs of {} s", args.reps, args.seconds);
-    println!("| offered load | packets per run | added delay error p50 | p99 | max |");
-    println!("|---|---|---|---|---|");
-    for rate_mbps in [10u64, 100] {
-        let mut runs = Vec::new();
-        for _ in 0..args.reps {
-            runs.push(pathpool_testbed::bench::delay_error(rate_mbps * 1_000_000, delay, 1500, args.seconds).map_err(err)?);
+    // Each load twice: with the element as the testbed runs it (a real-time thread per
+    // direction) and with its older layout (one thread at normal priority for all); the
+    // last load also sends 100 Mb/s on the link's other direction.
+    use pathpool_testbed::bench::Layout;
+    let loads: [(&str, u64, Option<u64>); 3] = [("10 Mb/s", 10, None), ("100 Mb/s", 100, None), ("100 Mb/s, other direction 100 Mb/s", 100, Some(100_000_000))];
+    let layouts = [(Layout::PerDirection, "thread per direction, real-time"), (Layout::OneThread, "one thread, normal priority (older)")];
+    println!("| offered load | element | packets per run | added delay error p50 | p99 | max |");
+    println!("|---|---|---|---|---|---|");
+    for (label, rate_mbps, cross) in loads {
+        for (layout, name) in layouts {
+            let mut runs = Vec::new();
+            for _ in 0..args.reps {
+                runs.push(pathpool_testbed::bench::delay_error(rate_mbps * 1_000_000, delay, 1500, args.seconds, cross, layout).map_err(err)?);
+            }
+            let spread = |f: &dyn Fn(&pathpool_testbed::bench::DelayError) -> f64| {
+                let (m, lo, hi) = median_range(runs.iter().map(f).collect());
+                format!("{m:.0} µs [{lo:.0}, {hi:.0}]")
+            };
+            let (packets, _, _) = median_range(runs.iter().map(|r| r.packets as f64).collect());
+            println!("| {label} | {name} | {packets:.0} | {} | {} | {} |", spread(&|r| r.p50_us), spread(&|r| r.p99_us), spread(&|r| r.max_us));
         }
-        let spread = |f: &dyn Fn(&pathpool_testbed::bench::DelayError) -> f64| {
-            let (m, lo, hi) = median_range(runs.iter().map(f).collect());
-            format!("{m:.0} µs [{lo:.0}, {hi:.0}]")
-        };
-        let (packets, _, _) = median_range(runs.iter().map(|r| r.packets as f64).collect());
-        println!("| {rate_mbps} Mb/s | {packets:.0} | {} | {} | {} |", spread(&|r| r.p50_us), spread(&|r| r.p99_us), spread(&|r| r.max_us));
     }
-    let mut rates = Vec::new();
-    for _ in 0..args.reps {
-        rates.push(pathpool_testbed::bench::capacity(1500, args.seconds).map_err(err)?.packets_per_cpu_second());
+    for (layout, name) in layouts {
+        let mut rates = Vec::new();
+        for _ in 0..args.reps {
+            rates.push(pathpool_testbed::bench::capacity(1500, args.seconds, layout).map_err(err)?.packets_per_cpu_second());
+        }
+        let (m, lo, hi) = median_range(rates);
+        println!(
+            "\nrelay capacity ({name}): {:.0} k packets per CPU-second [{:.0}, {:.0}] = {:.2} Gb/s of 1500-byte packets on one core",
+            m / 1e3,
+            lo / 1e3,
+            hi / 1e3,
+            m * 1500.0 * 8.0 / 1e9
+        );
     }
-    let (m, lo, hi) = median_range(rates);
-    println!(
-        "\nrelay capacity: {:.0} k packets per CPU-second [{:.0}, {:.0}] = {:.2} Gb/s of 1500-byte packets on one core",
-        m / 1e3,
-        lo / 1e3,
-        hi / 1e3,
-        m * 1500.0 * 8.0 / 1e9
-    );
     Ok(())
 }
 

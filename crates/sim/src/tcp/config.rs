@@ -46,6 +46,9 @@ pub struct TcpFlowConfig {
     pub rto_rule: RtoRule,
     pub max_rto: Time,
     pub initial_rto: Time,
+    /// SACK recovery: find a lost retransmission as Linux's RACK does (a later-sent segment
+    /// was delivered) and send it again, instead of waiting for the RTO (tcp/rack.rs).
+    pub rack_lost_retransmit: bool,
     pub traffic: TcpTraffic,
     pub start: Time,
     /// No new data is sent after this time (outstanding data is still recovered).
@@ -71,6 +74,7 @@ impl TcpFlowConfig {
             rto_rule: RtoRule::Rfc6298,
             max_rto: secs(60),
             initial_rto: secs(1),
+            rack_lost_retransmit: false,
             traffic: TcpTraffic::Bulk,
             start: 0,
             stop: None,

@@ -3,6 +3,7 @@
 mod config;
 mod delay_log;
 mod owner;
+mod rack;
 mod receiver;
 mod sender;
 mod seqset;

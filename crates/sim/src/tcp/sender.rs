@@ -16,6 +16,7 @@ use crate::time::{to_nanos, Time, PS_PER_SEC};
 
 use super::config::{Recovery, TcpFlowConfig, TcpTraffic};
 use super::owner::FlowOwner;
+use super::rack::LostRetransmits;
 use super::seqset::SeqSet;
 use super::timer::LazyTimer;
 
@@ -50,6 +51,8 @@ pub enum Phase {
 
 /// What NextSeg (RFC 6675 §4) picked.
 enum Next {
+    /// A retransmission found lost (`lost_retransmit = "rack"`), sent again.
+    Again(u64),
     Retransmit(u64),
     New(u64),
     Rescue(u64),
@@ -85,6 +88,8 @@ pub struct TcpSender {
     /// One past HighRxt: segments below it were retransmitted in this recovery.
     rxt_next: u64,
     rescue_done: bool,
+    /// `lost_retransmit = "rack"` (SACK only): lost retransmissions found before the RTO.
+    rack: Option<LostRetransmits>,
     rtt: RttEstimator,
     rto_timer: LazyTimer,
     wake_pending: bool,
@@ -131,6 +136,7 @@ impl TcpSender {
             scoreboard: SeqSet::new(if cfg.recovery == Recovery::Sack { 256 } else { 64 }),
             rxt_next: 0,
             rescue_done: false,
+            rack: (cfg.rack_lost_retransmit && cfg.recovery == Recovery::Sack).then(LostRetransmits::default),
             rtt: RttEstimator::with_rule(cfg.rto_rule, to_nanos(cfg.min_rto), to_nanos(cfg.max_rto), to_nanos(cfg.initial_rto)),
             rto_timer: LazyTimer::new(EventKind::TcpRto),
             wake_pending: false,
@@ -293,6 +299,10 @@ impl TcpSender {
         } else if ack == self.snd_una && self.high_sent > self.snd_una && (!self.sack || newly_sacked > 0) {
             self.on_dupack(ctx, ctl, owner);
         }
+        if let Some(rack) = &mut self.rack {
+            let (una, board) = (self.snd_una, &self.scoreboard);
+            rack.on_ack(p.ts, |s| s < una || board.contains(s));
+        }
         let cwnd = self.try_send(ctx, ctl, owner);
         self.account_cwnd(ctx.now, cwnd);
     }
@@ -330,6 +340,9 @@ impl TcpSender {
         self.recover_set = true;
         self.partial_ack_seen = false;
         self.rescue_done = false;
+        if let Some(rack) = &mut self.rack {
+            rack.clear();
+        }
         if !self.sack {
             self.inflation = DUP_THRESH as f64;
         }
@@ -351,6 +364,9 @@ impl TcpSender {
         self.recover_set = true;
         self.dupacks = 0;
         self.inflation = 0.0;
+        if let Some(rack) = &mut self.rack {
+            rack.clear();
+        }
         if self.sack {
             self.phase = Phase::RtoRecovery;
             self.rxt_next = self.snd_una;
@@ -452,6 +468,7 @@ impl TcpSender {
                 return;
             }
             match self.next_seg(lost_below, limit) {
+                Some(Next::Again(s)) => self.transmit(s, true, ctx, owner),
                 Some(Next::Retransmit(s)) => {
                     self.transmit(s, true, ctx, owner);
                     self.rxt_next = s + 1;
@@ -497,11 +514,17 @@ impl TcpSender {
         let not_lost = (hs - l) - self.scoreboard.count(l, hs);
         let r = self.rxt_next.clamp(una, hs);
         let retransmitted = (r - una) - self.scoreboard.count(una, r);
-        not_lost + retransmitted
+        // A retransmission found lost has left the network.
+        let lost_again = self.rack.as_ref().map_or(0, LostRetransmits::lost_count);
+        (not_lost + retransmitted).saturating_sub(lost_again)
     }
 
     /// RFC 6675 §4 NextSeg.
     fn next_seg(&self, lost_below: u64, limit: u64) -> Option<Next> {
+        // (0) a retransmission found lost (RFC 8985 §6.2), before anything else
+        if let Some(s) = self.rack.as_ref().and_then(LostRetransmits::next) {
+            return Some(Next::Again(s));
+        }
         let first_unsacked = self.scoreboard.next_absent(self.rxt_next.max(self.snd_una));
         // (1) lowest lost, not yet retransmitted segment
         if first_unsacked < lost_below && first_unsacked < self.high_sent {
@@ -552,6 +575,9 @@ impl TcpSender {
         self.counters.sent_packets += 1;
         if retransmit {
             self.counters.retransmissions += 1;
+            if let Some(rack) = &mut self.rack {
+                rack.on_retransmit(seq, ctx.now);
+            }
         }
         if !self.rto_timer.is_armed() {
             let rto = self.rto();
@@ -596,7 +622,7 @@ impl TcpSender {
         let pending = data_limit.saturating_sub(self.high_sent);
         let room = if self.sack && self.phase != Phase::Open {
             let lost_below = self.lost_boundary();
-            if let Some(Next::Retransmit(_)) = self.next_seg(lost_below, self.high_sent) {
+            if let Some(Next::Retransmit(_) | Next::Again(_)) = self.next_seg(lost_below, self.high_sent) {
                 return 0;
             }
             (ctl.cwnd(self.subflow) - self.pipe(lost_below) as f64).max(0.0) as u64
