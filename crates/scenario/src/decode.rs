@@ -46,6 +46,7 @@ const FLOW_KEYS: &[&str] = &[
     "rto",
     "lost_retransmit",
     "send_jitter",
+    "receive_lowat",
     "mean_on",
     "mean_off",
     "pareto_shape",
@@ -62,7 +63,7 @@ const FLOW_KEYS: &[&str] = &[
     "log_delays",
 ];
 const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify"];
-const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "send_jitter", "size", "log_delays"];
+const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "send_jitter", "receive_lowat", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
 pub const QUEUES: &[&str] = &["droptail", "red", "random-tail-drop"];
@@ -379,6 +380,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         },
         rack_lost_retransmit,
         send_jitter: f.time("send_jitter")?.unwrap_or(0),
+        receive_lowat: f.size("receive_lowat")?,
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),
         log_delays: f.bool("log_delays")?.unwrap_or(false),

@@ -141,6 +141,10 @@ pub struct TcpSpec {
     /// Simulator only: each data packet waits a uniform random time in [0, this) before it
     /// enters the network, in order (`send_jitter`, docs/fidelity.md); 0 = none.
     pub send_jitter: u64,
+    /// Testbed only: SO_RCVLOWAT on a TCP flow's receiving socket, so the application reads
+    /// (and Linux sends its read-time ACKs) only once this many bytes wait
+    /// (`receive_lowat`, docs/fidelity.md); the simulator has no application reads.
+    pub receive_lowat: Option<u64>,
     pub traffic: TcpTraffic,
     /// A competing TCP flow the MPTCP metrics compare with (`tcp_mbps`, `sum_ratio`).
     pub competitor: bool,

@@ -26,6 +26,8 @@ pub struct TcpSettings {
     pub min_rto_ms: u64,
     /// Wire size of a full data segment.
     pub packet_size: u64,
+    /// SO_RCVLOWAT of the receiving socket (`receive_lowat`, TCP flows only).
+    pub receive_lowat: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -118,6 +120,9 @@ pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
                     },
                 };
                 let tcp = settings(&m.tcp, cc, kernel_ccs).map_err(|(k, why)| refuse(k, why))?;
+                if tcp.receive_lowat.is_some() {
+                    return Err(refuse("receive_lowat", "the testbed sets it on TCP receivers only (an MPTCP connection's reads are the connection's, not a subflow's)".into()));
+                }
                 if m.scheduler != pathpool_scenario::schema::Scheduler::LowestRtt {
                     return Err(refuse("scheduler", "Linux MPTCP has only its default scheduler (lowest RTT first): use \"lowest-rtt\"".into()));
                 }
@@ -196,5 +201,6 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
         initial_window: t.initial_window as u32,
         min_rto_ms: t.min_rto / ms,
         packet_size: t.packet_size,
+        receive_lowat: t.receive_lowat,
     })
 }

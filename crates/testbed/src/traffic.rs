@@ -282,6 +282,12 @@ fn receive(ns: &str, spec: &Checked, dst: Ipv4Addr, stop: &AtomicBool, c: &FlowC
             stream.set_nonblocking(false).map_err(|e| crate::TestbedError(e.to_string()))?;
             stream.set_read_timeout(Some(TICK)).map_err(|e| crate::TestbedError(e.to_string()))?;
             let fd = stream.as_raw_fd();
+            if let Some(bytes) = tcp_settings(spec).and_then(|(t, _)| t.receive_lowat) {
+                // The application is woken, and reads, only once this much data waits; Linux's
+                // read-time ACK (tcp_cleanup_rbuf) then comes that much less often.
+                let v = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+                setsockopt_int(fd, libc::SOL_SOCKET, libc::SO_RCVLOWAT, v, "SO_RCVLOWAT")?;
+            }
             let mut total = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 match stream.read(&mut buf) {

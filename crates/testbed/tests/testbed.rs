@@ -145,6 +145,16 @@ buffer = 50
     assert!(sack.contains("flows.g.recovery") && sack.contains("SACK"), "{sack}");
     let logs = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nlog_delays = true\n", LINK));
     assert!(logs.contains("flows.f.log_delays"), "{logs}");
+    // receive_lowat: SO_RCVLOWAT on a TCP receiver; an MPTCP connection's reads are not a subflow's.
+    let lowat = format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nreceive_lowat = \"32KB\"\n", LINK);
+    let l = pathpool_scenario::load_str("ok.toml", &lowat, &[]).unwrap();
+    let plan = pathpool_testbed::run::check(&l).expect("receive_lowat on a TCP flow runs");
+    match &plan.flows[0].spec {
+        pathpool_testbed::support::Checked::Tcp { tcp, .. } => assert_eq!(tcp.receive_lowat, Some(32_000)),
+        other => panic!("expected a TCP flow, got {other:?}"),
+    }
+    let mp_lowat = refusal(&format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"uncoupled\"\nreceive_lowat = \"32KB\"\n"));
+    assert!(mp_lowat.contains("flows.mp.receive_lowat") && mp_lowat.contains("TCP receivers only"), "{mp_lowat}");
 }
 
 /// A coupled controller on a real MPTCP connection: the run registers the BPF controllers,
