@@ -12,6 +12,10 @@ headline key, the value of set 0 and the mean, sample standard deviation, minimu
 maximum over the sets. Keys that are null or missing in a set are left out of that set. A paper may name its own
 number of sets (`--papers ferlin2016:5,zhang2019:3`), for the slow ones.
 --note is stored beside the figures (say which code the binary was built from).
+
+--only PREFIX rewrites only the keys that start with PREFIX (of the papers run) in the --out
+file and keeps every other key, the command and the note as they are; the command that
+rewrote them is listed under "updates". For a change meant to move one extension's keys.
 """
 
 import argparse
@@ -55,6 +59,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--work", default="out/headline-reference", help="where the reproductions go (reused when run again)")
     ap.add_argument("--note", default="", help="what the binary was built from")
+    ap.add_argument("--only", help="rewrite only the keys starting with this prefix in --out, keep the rest")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     if a.sets < 2:
@@ -84,9 +89,20 @@ def main():
         + [f"--out {a.out}"]
     )
     doc = {"command": command, "note": a.note, "seed_offset_step": OFFSET_STEP, "papers": papers}
+    if a.only:
+        with open(a.out) as f:
+            doc = json.load(f)
+        for paper, keys in papers.items():
+            kept = {k: v for k, v in doc["papers"][paper].items() if not k.startswith(a.only)}
+            kept.update({k: v for k, v in keys.items() if k.startswith(a.only)})
+            doc["papers"][paper] = dict(sorted(kept.items()))
+        papers = doc.pop("papers")
+        doc["updates"] = doc.get("updates", []) + [f"{command} --only {a.only}" + (f" ({a.note})" if a.note else "")]
+        doc["papers"] = papers
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     # One line per key, so that a change of reference reads as a diff of the keys it moved.
     lines = [f' "{k}": {json.dumps(v)},' for k, v in doc.items() if k != "papers"] + [' "papers": {']
+    papers = doc["papers"]
     for p_i, (paper, keys) in enumerate(papers.items()):
         lines.append(f'  "{paper}": {{')
         lines += [f'   "{k}": {json.dumps(v)}' + ("," if i + 1 < len(keys) else "") for i, (k, v) in enumerate(keys.items())]
