@@ -25,6 +25,10 @@ runs the reproductions on a copy of each paper's scenario folder in which every 
 its first link, from a random stream of its own: a host's per-packet jitter, far below the
 0.5-1 ms a packet takes at these bottlenecks), so each seed set takes another sample path,
 as the event-order change made the unperturbed run take one (docs/validation.md).
+
+--only PREFIX rewrites only the keys that start with PREFIX (of the papers run) in the --out
+file and keeps every other key, the command and the note as they are; the command that
+rewrote them is listed under "updates". For a change meant to move one extension's keys.
 """
 
 import argparse
@@ -96,6 +100,7 @@ def main():
     ap.add_argument("--work", default="out/headline-reference", help="where the reproductions go (reused when run again)")
     ap.add_argument("--note", default="", help="what the binary was built from")
     ap.add_argument("--send-jitter", help="run with this send_jitter on every flow (e.g. 10us), for deterministic papers")
+    ap.add_argument("--only", help="rewrite only the keys starting with this prefix in --out, keep the rest")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     if a.sets < 2:
@@ -132,9 +137,20 @@ def main():
     if a.send_jitter:
         doc["send_jitter"] = a.send_jitter
     doc["papers"] = papers
+    if a.only:
+        with open(a.out) as f:
+            doc = json.load(f)
+        for paper, keys in papers.items():
+            kept = {k: v for k, v in doc["papers"][paper].items() if not k.startswith(a.only)}
+            kept.update({k: v for k, v in keys.items() if k.startswith(a.only)})
+            doc["papers"][paper] = dict(sorted(kept.items()))
+        papers = doc.pop("papers")
+        doc["updates"] = doc.get("updates", []) + [f"{command} --only {a.only}" + (f" ({a.note})" if a.note else "")]
+        doc["papers"] = papers
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     # One line per key, so that a change of reference reads as a diff of the keys it moved.
     lines = [f' "{k}": {json.dumps(v)},' for k, v in doc.items() if k != "papers"] + [' "papers": {']
+    papers = doc["papers"]
     for p_i, (paper, keys) in enumerate(papers.items()):
         lines.append(f'  "{paper}": {{')
         lines += [f'   "{k}": {json.dumps(v)}' + ("," if i + 1 < len(keys) else "") for i, (k, v) in enumerate(keys.items())]

@@ -13,7 +13,8 @@ measures the chosen preset closed loop). Writes the table into docs/sbd.md betwe
 Accuracy: the fraction of decisions after the 20 s warm-up that group exactly as the truth
 (SB: all together; NSB: every subflow alone), mean over seeds. Transition delay: seconds from
 each shift to the first correct decision within its 30 s phase (S0 §IV-C3), mean over the
-transitions detected; "missed" counts those never detected within their phase. Captures are
+transitions detected, also by direction (into a disjoint phase, into a shared one); "missed"
+counts those never detected within their phase. Captures are
 kept in --out and not made again.
 """
 
@@ -35,17 +36,21 @@ WARMUP_S, PHASE_S = 20.0, 30.0
 PHASES = [True, False, True, False, True]  # shift.toml: shared?
 
 # (label, --param overrides on the pathpool preset); the first two are S0's detector and the
-# split alone, the third the preset before this sweep, the fourth the one chosen, and the rest
-# the chosen one with one rule taken back each.
-OLD = ["change_low=0.3", "change_energy=0", "change_confirm=1", "change_groups=0", "restart_window=5"]
+# split alone, then the first version of the change test, the preset before the discord test,
+# the one chosen, and the chosen one with one rule changed or taken back each.
+PREVIOUS = ["change_discord=0", "change_keep_stats=0"]
+OLD = PREVIOUS + ["change_low=0.3", "change_energy=0", "change_confirm=1", "change_groups=0", "restart_window=5"]
 CANDIDATES = [
     ("`mptcp-sbd` (S0's)", ["corr_split=0", "change_detect=0"]),
     ("split alone", ["change_detect=0"]),
     ("split + change test, first version (low 0.3, no energy rule, no confirmation, pairs, restart window 5)", OLD),
-    ("**`pathpool` (chosen)**: low 0.2, energy 0.5, confirm 2, whole groups, restart window 3", []),
-    ("chosen, no energy rule", ["change_energy=0"]),
+    ("previous `pathpool`: co-movement test only (low 0.2, energy 0.5, confirm 2, whole groups, restart window 3)", PREVIOUS),
+    ("**`pathpool` (chosen)**: the previous one, and a pair also parts at 10 x its discord; a parted pair keeps its statistics", []),
+    ("chosen, discord ratio 6", ["change_discord=6"]),
+    ("chosen, discord ratio 15", ["change_discord=15"]),
+    ("chosen, parted pairs restart fully", ["change_keep_stats=0"]),
+    ("chosen, no discord test", ["change_discord=0"]),
     ("chosen, confirm 1", ["change_confirm=1"]),
-    ("chosen, pairs only", ["change_groups=0"]),
     ("chosen, restart window 5", ["restart_window=5"]),
 ]
 
@@ -104,11 +109,11 @@ def main():
         f"S0's scenarios, one capture per run (seeds 1-{a.seeds}, shift seeds 1-{a.shift_seeds}), every candidate replayed on the same captures; "
         f"written by `python3 scripts/sbd_sweep.py --seeds {a.seeds} --shift-seeds {a.shift_seeds}`.\n",
         "\n",
-        "| candidate | shift: mean delay (s) | missed | NSB-2..5 accuracy | SB-2..5 accuracy |\n",
-        "|---|---|---|---|---|\n",
+        "| candidate | shift: mean delay (s) | shared to disjoint / disjoint to shared (s) | missed | NSB-2..5 accuracy | SB-2..5 accuracy |\n",
+        "|---|---|---|---|---|---|\n",
     ]
     for i, c in enumerate(CANDIDATES):
-        delays, missed = [], 0
+        delays, missed, by_direction = [], 0, {True: [], False: []}
         for seed in range(1, a.shift_seeds + 1):
             ds = decided[(i, ("shift", seed))]
             for k in range(1, len(PHASES)):
@@ -116,6 +121,7 @@ def main():
                 ok = [t for t, g in ds if start <= t < end and (all_shared(g) if shared_at(t) else all_separate(g))]
                 if ok:
                     delays.append(ok[0] - start)
+                    by_direction[not PHASES[k]].append(ok[0] - start)  # True: into a disjoint phase
                 else:
                     missed += 1
         acc = {}
@@ -128,7 +134,8 @@ def main():
             acc[s] = statistics.mean(per_seed)
         nsb = ", ".join(f"{acc[f'nsb-{n}']:.3f}" for n in (2, 3, 4, 5))
         sb = ", ".join(f"{acc[f'sb-{n}']:.3f}" for n in (2, 3, 4, 5))
-        lines.append(f"| {c[0]} | {statistics.mean(delays):.2f} | {missed} of {len(PHASES[1:]) * a.shift_seeds} | {nsb} | {sb} |\n")
+        split = f"{statistics.mean(by_direction[True]):.2f} / {statistics.mean(by_direction[False]):.2f}"
+        lines.append(f"| {c[0]} | {statistics.mean(delays):.2f} | {split} | {missed} of {len(PHASES[1:]) * a.shift_seeds} | {nsb} | {sb} |\n")
     emit("".join(lines).rstrip("\n"), a.print, DOC, BEGIN, END)
 
 

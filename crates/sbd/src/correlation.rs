@@ -38,11 +38,13 @@ impl CorrelationSplit {
     /// of interval means (NaN = no samples); all rings have the same length, and the oldest
     /// interval is at index `oldest` in each.
     pub fn apply<'a>(&mut self, groups: &mut [u32], corr_min: f64, oldest: usize, series: impl Fn(usize) -> &'a [f64]) {
-        self.apply_with(groups, corr_min, MIN_COMMON, oldest, series)
+        self.apply_with(groups, corr_min, MIN_COMMON, oldest, series, |_| usize::MAX, |_, _| false)
     }
 
     /// [`CorrelationSplit::apply`] judging pairs from `min_common` common intervals on (the
-    /// change detector lowers it to its window: after a memory restart only that many remain).
+    /// change detector lowers it to its window: after a memory restart only that many remain),
+    /// each pair on its `held(a).min(held(b))` newest intervals only (the change detector's
+    /// intervals since a flow's last restart).
     pub fn apply_with<'a>(
         &mut self,
         groups: &mut [u32],
@@ -50,6 +52,8 @@ impl CorrelationSplit {
         min_common: usize,
         oldest: usize,
         series: impl Fn(usize) -> &'a [f64],
+        held: impl Fn(usize) -> usize,
+        parted: impl Fn(usize, usize) -> bool,
     ) {
         let n = groups.len();
         for i in 0..n {
@@ -63,7 +67,8 @@ impl CorrelationSplit {
                 if groups[b] != groups[a] {
                     continue;
                 }
-                let keep = correlation_from(series(a), series(b), oldest, min_common).is_none_or(|r| r >= corr_min);
+                let newest = held(a).min(held(b));
+                let keep = !parted(a, b) && correlation_newest(series(a), series(b), oldest, min_common, newest).is_none_or(|r| r >= corr_min);
                 if keep {
                     let (ra, rb) = (find(&mut self.parent, a), find(&mut self.parent, b));
                     self.parent[ra.max(rb)] = ra.min(rb);
@@ -89,6 +94,11 @@ pub fn detrended_correlation(x: &[f64], y: &[f64], oldest: usize) -> Option<f64>
 
 /// [`detrended_correlation`] with at least `min_common` (>= 3) common intervals.
 pub fn correlation_from(x: &[f64], y: &[f64], oldest: usize, min_common: usize) -> Option<f64> {
+    correlation_newest(x, y, oldest, min_common, usize::MAX)
+}
+
+/// [`correlation_from`] over the `newest` most recent intervals of the rings only.
+pub fn correlation_newest(x: &[f64], y: &[f64], oldest: usize, min_common: usize, newest: usize) -> Option<f64> {
     let (mut k, mut st, mut stt, mut sx, mut sy, mut sxx, mut syy, mut sxy, mut stx, mut sty) =
         (0usize, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     // Centre each series on its first common value: the relative OWD carries an arbitrary
@@ -96,7 +106,7 @@ pub fn correlation_from(x: &[f64], y: &[f64], oldest: usize, min_common: usize) 
     let mut x0 = f64::NAN;
     let mut y0 = f64::NAN;
     let n = x.len().min(y.len());
-    for t in 0..n {
+    for t in n.saturating_sub(newest)..n {
         let (a, b) = (x[(oldest + t) % n], y[(oldest + t) % n]);
         if a.is_nan() || b.is_nan() {
             continue;

@@ -79,7 +79,9 @@ pub use filter::{Decision, DecisionFilter, FilterParams, MergeRule, RESTART_WIND
 pub use grouping::{FlowStats, Grouper};
 pub use observation::{canonicalize, Observation, NOT_BOTTLENECKED};
 pub use pairs::{PairFilter, PairRelation, PAIR_CORR_MIN};
-pub use params::{LossSplit, SbdParams, CHANGE_CONFIRM, CHANGE_ENERGY, CHANGE_GROUPS, CHANGE_HIGH, CHANGE_LOW, CHANGE_WINDOW, CORR_MIN};
+pub use params::{
+    LossSplit, SbdParams, CHANGE_CONFIRM, CHANGE_DISCORD, CHANGE_ENERGY, CHANGE_GROUPS, CHANGE_HIGH, CHANGE_KEEP_STATS, CHANGE_LOW, CHANGE_WINDOW, CORR_MIN,
+};
 pub use rfc8382::Rfc8382Detector;
 pub use trend::{TrendFit, TrendLineDetector, TrendParams};
 pub use weighted::WeightedWindow;

@@ -12,7 +12,7 @@
 //! the split's 0.5 (`PAIR_CORR_MIN`). A pair without enough common intervals falls back on the
 //! partition (same group = sharing), as the split does.
 
-use crate::correlation::correlation_from;
+use crate::correlation::correlation_newest;
 use crate::observation::NOT_BOTTLENECKED;
 
 /// Default correlation above which a pair shares: halfway between the independent queues'
@@ -48,8 +48,17 @@ impl PairRelation {
     }
 
     /// The relation one observation gives: `groups` is its partition (0 = not bottlenecked),
-    /// `series(i)` flow i's ring of interval means with the oldest at `oldest`.
-    pub fn observe<'a>(&mut self, groups: &[u32], min_corr: f64, min_common: usize, oldest: usize, series: impl Fn(usize) -> &'a [f64]) {
+    /// `series(i)` flow i's ring of interval means with the oldest at `oldest`; a pair is
+    /// judged on its `held(a).min(held(b))` newest intervals (as the correlation split).
+    pub fn observe<'a>(
+        &mut self,
+        groups: &[u32],
+        min_corr: f64,
+        min_common: usize,
+        oldest: usize,
+        series: impl Fn(usize) -> &'a [f64],
+        held: impl Fn(usize) -> usize,
+    ) {
         let n = groups.len();
         for (i, row) in self.rows.iter_mut().enumerate() {
             *row = if groups[i] == NOT_BOTTLENECKED { 0 } else { 1 << i };
@@ -62,7 +71,7 @@ impl PairRelation {
                 if groups[b] == NOT_BOTTLENECKED {
                     continue;
                 }
-                let share = match correlation_from(series(a), series(b), oldest, min_common) {
+                let share = match correlation_newest(series(a), series(b), oldest, min_common, held(a).min(held(b))) {
                     Some(r) => r >= min_corr,
                     None => groups[a] == groups[b],
                 };
@@ -193,11 +202,11 @@ mod tests {
         let c: Vec<f64> = q[1].clone();
         let series = [a, b, c];
         let mut r = PairRelation::new(3);
-        r.observe(&[1, 1, 1], PAIR_CORR_MIN, 10, 0, |i| &series[i]);
+        r.observe(&[1, 1, 1], PAIR_CORR_MIN, 10, 0, |i| &series[i], |_| usize::MAX);
         assert!(r.shares(0, 1) && r.shares(1, 2), "{r:?}");
         assert!(!r.shares(0, 2), "{r:?}");
         // Not bottlenecked: no pairs, whatever the correlation.
-        r.observe(&[1, 0, 1], PAIR_CORR_MIN, 10, 0, |i| &series[i]);
+        r.observe(&[1, 0, 1], PAIR_CORR_MIN, 10, 0, |i| &series[i], |_| usize::MAX);
         assert!(!r.shares(0, 1) && !r.bottlenecked(1) && r.bottlenecked(0));
     }
 

@@ -21,12 +21,17 @@ pub const CORR_MIN: f64 = 0.5;
 /// them is written): a recent window of 8 intervals (2.8 s) of E_T; a pair moving together
 /// changes below a recent co-movement of 0.2, a pair apart at 0.95; the recent window is
 /// judged only when it carries at least half the reference's energy per interval; the change
-/// must hold 2 intervals in a row; and it restarts the pair's whole groups.
+/// must hold 2 intervals in a row; and it restarts the pair's whole groups. A pair moving
+/// together also parts when the discord of its recent window (the spread of the difference of
+/// its deviations) reaches 10 times the reference's, and a parted pair keeps its RFC 8382
+/// statistics (only its correlation memory restarts).
 pub const CHANGE_WINDOW: usize = 8;
 pub const CHANGE_LOW: f64 = 0.2;
 pub const CHANGE_HIGH: f64 = 0.95;
 pub const CHANGE_ENERGY: f64 = 0.5;
 pub const CHANGE_CONFIRM: usize = 2;
+pub const CHANGE_DISCORD: f64 = 10.0;
+pub const CHANGE_KEEP_STATS: bool = true;
 pub const CHANGE_GROUPS: bool = true;
 
 /// Every tunable of the RFC 8382 detector. Times are in nanoseconds.
@@ -74,10 +79,16 @@ pub struct SbdParams {
     /// The recent window is tested only when its deviations carry at least this share of the
     /// reference window's energy per interval (a quiet spell is not evidence of a change).
     pub change_energy: f64,
+    /// A pair moving together also changes when the discord of its recent window reaches
+    /// this multiple of the reference's (`crate::change`; 0: off).
+    pub change_discord: f64,
     /// Consecutive intervals a change must hold before the memory restarts.
     pub change_confirm: usize,
     /// A change restarts every flow of the changed pair's groups, not only the pair.
     pub change_groups: bool,
+    /// A pair that stopped moving together restarts only its correlation memory, not its
+    /// RFC 8382 statistics (`crate::change`).
+    pub change_keep_stats: bool,
 }
 
 impl SbdParams {
@@ -110,8 +121,10 @@ impl SbdParams {
             change_low: CHANGE_LOW,
             change_high: CHANGE_HIGH,
             change_energy: CHANGE_ENERGY,
+            change_discord: CHANGE_DISCORD,
             change_confirm: CHANGE_CONFIRM,
             change_groups: CHANGE_GROUPS,
+            change_keep_stats: CHANGE_KEEP_STATS,
         }
     }
 
@@ -144,8 +157,10 @@ impl SbdParams {
             change_low: CHANGE_LOW,
             change_high: CHANGE_HIGH,
             change_energy: CHANGE_ENERGY,
+            change_discord: CHANGE_DISCORD,
             change_confirm: CHANGE_CONFIRM,
             change_groups: CHANGE_GROUPS,
+            change_keep_stats: CHANGE_KEEP_STATS,
         }
     }
 
@@ -176,8 +191,10 @@ impl SbdParams {
             low: self.change_low,
             high: self.change_high,
             energy: self.change_energy,
+            discord: self.change_discord,
             confirm: self.change_confirm,
             whole_groups: self.change_groups,
+            keep_stats: self.change_keep_stats,
         }
     }
 
@@ -222,6 +239,9 @@ impl SbdParams {
         }
         if !(self.change_energy >= 0.0 && self.change_energy.is_finite()) {
             return Err(format!("change_energy: must be a share >= 0, got {}", self.change_energy));
+        }
+        if !(self.change_discord >= 0.0 && self.change_discord.is_finite()) {
+            return Err(format!("change_discord: must be a ratio >= 0 (0: off), got {}", self.change_discord));
         }
         if self.change_detect && !(1..=u16::MAX as usize).contains(&self.change_confirm) {
             return Err(format!("change_confirm: must be in 1..={}, got {}", u16::MAX, self.change_confirm));
@@ -308,7 +328,7 @@ macro_rules! param {
 }
 
 /// The one list of parameter names (`--param`, scenario keys, reports), in report order.
-const TABLE: [Param; 26] = [
+const TABLE: [Param; 28] = [
     Param { name: "t_ms", kind: Kind::Millis, get: |p| p.t_ns as f64 / 1e6, put: |p, v| p.t_ns = (v * 1e6).round() as u64 },
     param!("n", Count, n),
     param!("m", Count, m),
@@ -339,7 +359,9 @@ const TABLE: [Param; 26] = [
     param!("change_high", Number, change_high),
     param!("change_energy", Number, change_energy),
     param!("change_confirm", Count, change_confirm),
+    param!("change_discord", Number, change_discord),
     param!("change_groups", Flag, change_groups),
+    param!("change_keep_stats", Flag, change_keep_stats),
 ];
 
 const fn names<const N: usize>(table: &[Param; N]) -> [&'static str; N] {

@@ -3,7 +3,7 @@
 //! of length T, anchored at the first sample or loss (as [S0]'s kernel anchors it at
 //! connection start).
 
-use crate::change::ChangeDetector;
+use crate::change::{ChangeDetector, Restart};
 use crate::clock_skew::SkewEstimator;
 use crate::correlation::{CorrelationSplit, MIN_COMMON};
 use crate::pairs::PairRelation;
@@ -57,6 +57,8 @@ struct Cold {
     w_var_n: crate::weighted::WeightedWindow,
     /// Ring of the last N interval means E_T (NaN = empty interval), newest at `ring_head`.
     means: Box<[f64]>,
+    /// OWD samples behind each interval mean (the change test weighs by them).
+    samples: Box<[u32]>,
     lost: Box<[u32]>,
     total: Box<[u32]>,
     crossed: Box<[bool]>,
@@ -81,7 +83,7 @@ pub struct Rfc8382Detector {
     pairs: Option<(PairRelation, f64)>,
     change: ChangeDetector,
     /// Flows whose memory the change test restarted at the last interval (scratch).
-    fired: Vec<bool>,
+    fired: Vec<Restart>,
     obs: Observation,
     /// Grid origin and the end of the interval being filled (None before the first event).
     origin_ns: Option<u64>,
@@ -106,6 +108,7 @@ impl Rfc8382Detector {
             w_var: crate::weighted::WeightedWindow::new(m, f),
             w_var_n: crate::weighted::WeightedWindow::new(m, f),
             means: vec![f64::NAN; n].into_boxed_slice(),
+            samples: vec![0; n].into_boxed_slice(),
             lost: vec![0; n].into_boxed_slice(),
             total: vec![0; n].into_boxed_slice(),
             crossed: vec![false; n].into_boxed_slice(),
@@ -124,7 +127,7 @@ impl Rfc8382Detector {
             corr: CorrelationSplit::new(n_flows),
             pairs: None,
             change: ChangeDetector::new(n_flows),
-            fired: vec![false; n_flows],
+            fired: vec![Restart::None; n_flows],
             obs: Observation::new(n_flows),
             origin_ns: None,
             interval_end_ns: 0,
@@ -328,6 +331,7 @@ impl Rfc8382Detector {
             let freq_est = c.crossings as f64 / n as f64;
 
             c.means[head] = e_t;
+            c.samples[head] = h.n;
             if let Some(est) = c.skew.as_mut() {
                 if h.n > 0 {
                     est.push(mid, h.min_raw as f64);
@@ -363,13 +367,18 @@ impl Rfc8382Detector {
             let oldest = (self.ring_head + 1) % self.p.n;
             // After a restart a pair holds only the change window: judge it from there on.
             let min_common = if self.p.change_detect { MIN_COMMON.min(self.p.change_window) } else { MIN_COMMON };
-            self.corr.apply_with(&mut self.obs.groups, self.p.corr_min, min_common, oldest, |i| &cold[i].means);
+            // Each pair is judged on the intervals since either flow's last restart.
+            let (change, on) = (&self.change, self.p.change_detect);
+            let held = |i| if on { change.held(i) } else { usize::MAX };
+            let parted = |a, b| on && change.parted(a, b);
+            self.corr.apply_with(&mut self.obs.groups, self.p.corr_min, min_common, oldest, |i| &cold[i].means, held, parted);
         }
         if let Some((rel, min_corr)) = &mut self.pairs {
             let cold = &self.cold;
             let oldest = (self.ring_head + 1) % self.p.n;
             let min_common = if self.p.change_detect { MIN_COMMON.min(self.p.change_window) } else { MIN_COMMON };
-            rel.observe(&self.obs.groups, *min_corr, min_common, oldest, |i| &cold[i].means);
+            let (change, on) = (&self.change, self.p.change_detect);
+            rel.observe(&self.obs.groups, *min_corr, min_common, oldest, |i| &cold[i].means, |i| if on { change.held(i) } else { usize::MAX });
         }
         self.observations += 1;
         true
@@ -384,10 +393,10 @@ impl Rfc8382Detector {
         let (head, n, keep) = (self.ring_head, self.p.n, self.p.change_window);
         let cold = &self.cold;
         let hot = &self.hot;
-        self.change.test(&self.p.change(), head, &self.obs.groups, |i| &cold[i].means, |i| hot[i].mean_delay, &mut self.fired);
+        self.change.test(&self.p.change(), head, &self.obs.groups, |i| &cold[i].means, |i| &cold[i].samples, |i| hot[i].mean_delay, &mut self.fired);
         for flow in 0..self.hot.len() {
             let (h, c) = (&mut self.hot[flow], &mut self.cold[flow]);
-            if self.fired[flow] {
+            if self.fired[flow] == Restart::Full {
                 c.keep_newest(keep, head);
                 h.mean_delay = mean_of_last(&c.means, head, self.p.m);
                 let s = &mut self.stats[flow];
@@ -415,6 +424,7 @@ impl Cold {
         for age in keep..n {
             let i = (head + n - age) % n;
             self.means[i] = f64::NAN;
+            self.samples[i] = 0;
             self.lost[i] = 0;
             self.total[i] = 0;
             self.crossed[i] = false;

@@ -97,7 +97,11 @@ mod tests {
     }
 
     fn detect(input: PathBuf, truth: PathBuf, out: PathBuf) -> Result<Value, String> {
-        run(DetectArgs { input: Some(input), pcap: Default::default(), detector: DetectorKind::Pathpool, params: vec![], truth: Some(truth), out: out.clone() }).map_err(|e| e.to_string())?;
+        // What is tested is the scoring. The change test's discord rule false-alarms on
+        // tracegen's shared queue (docs/sbd.md, "The `pathpool` preset": 2 of 18 decisions of
+        // this trace), so the default preset runs here without it.
+        let params = vec!["change_discord=0".to_string()];
+        run(DetectArgs { input: Some(input), pcap: Default::default(), detector: DetectorKind::Pathpool, params, truth: Some(truth), out: out.clone() }).map_err(|e| e.to_string())?;
         Ok(serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap())
     }
 
