@@ -167,8 +167,8 @@ impl ChangeDetector {
                 let loud = recent.energy >= p.energy * reference.energy;
                 // A pair that moved together changes when it stops (a pair already parted
                 // cannot part again); a pair apart changes when it starts.
-                let apart = reference.value >= REFERENCE_SPLIT;
-                let changed = if apart {
+                let moved_together = reference.value >= REFERENCE_SPLIT;
+                let changed = if moved_together {
                     !was_parted
                         && ((loud && recent.value < p.low) || (p.discord > 0.0 && recent.discord >= p.discord * reference.discord))
                 } else {
@@ -176,8 +176,8 @@ impl ChangeDetector {
                 };
                 *streak = if changed { streak.saturating_add(1) } else { 0 };
                 if *streak as usize >= p.confirm {
-                    let kind = if apart && p.keep_stats { Restart::Correlation } else { Restart::Full };
-                    self.parted[a * n + b] = if apart && p.keep_stats { reference.discord } else { f64::NAN };
+                    let kind = if moved_together && p.keep_stats { Restart::Correlation } else { Restart::Full };
+                    self.parted[a * n + b] = if moved_together && p.keep_stats { reference.discord } else { f64::NAN };
                     // A pair the last observation did not group is already decided apart:
                     // parting it is no news, and restarting would only shorten its flows'
                     // other correlations.

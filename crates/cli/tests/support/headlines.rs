@@ -57,8 +57,15 @@ const JITTER_SPREAD: &str = include_str!("../headlines/jitter_spread.json");
 /// not used: the jitter itself shifts some keys (it breaks the phase locking of the
 /// unperturbed run), and that shift is not spread.
 pub fn headline_band(paper: &str, key: &str) -> (f64, f64) {
-    let reference: Value = serde_json::from_str(REFERENCE).expect("headlines/reference.json is JSON");
-    let jitter: Value = serde_json::from_str(JITTER_SPREAD).expect("headlines/jitter_spread.json is JSON");
+    band(&parse(REFERENCE, "reference.json"), &parse(JITTER_SPREAD, "jitter_spread.json"), paper, key)
+}
+
+fn parse(text: &str, name: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("headlines/{name} is not JSON: {e}"))
+}
+
+/// [`headline_band`] from the two files already parsed (a paper's check reads each once).
+fn band(reference: &Value, jitter: &Value, paper: &str, key: &str) -> (f64, f64) {
     let r = &reference["papers"][paper][key];
     let f = |v: &Value, name: &str| v[name].as_f64().unwrap_or_else(|| panic!("{paper}.{key}: '{name}' is not a number"));
     let (mean, std, min, max) = (f(r, "mean"), f(r, "std"), f(r, "min"), f(r, "max"));
@@ -79,12 +86,12 @@ pub fn assert_headlines_as_before(paper: &str, summary: &Value) {
 
 /// One line per key outside its band (empty: all within).
 pub fn headline_failures(paper: &str, summary: &Value) -> Vec<String> {
-    let reference: Value = serde_json::from_str(REFERENCE).expect("headlines/reference.json is JSON");
+    let (reference, jitter) = (parse(REFERENCE, "reference.json"), parse(JITTER_SPREAD, "jitter_spread.json"));
     let keys = reference["papers"][paper].as_object().unwrap_or_else(|| panic!("headlines/reference.json has no paper '{paper}'"));
     let mut failures = Vec::new();
     for (key, r) in keys {
         let mean = r["mean"].as_f64().unwrap_or_else(|| panic!("reference {paper}.{key}: 'mean' is not a number"));
-        let (lo, hi) = headline_band(paper, key);
+        let (lo, hi) = band(&reference, &jitter, paper, key);
         match summary.get(key).and_then(Value::as_f64) {
             Some(v) if (lo..=hi).contains(&v) => {}
             Some(v) => failures.push(format!("  {key} = {v:.4}, before: mean {mean:.4}, allowed {lo:.4}..{hi:.4}")),

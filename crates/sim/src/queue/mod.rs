@@ -11,7 +11,6 @@ pub use random_tail::RandomTailParams;
 pub use red::{Red, RedParams};
 pub use tally::QueueCounters;
 
-
 use crate::ring::Ring;
 use crate::rng::Rng;
 use crate::time::{transmission_time, Time};
