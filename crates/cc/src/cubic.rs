@@ -1,5 +1,6 @@
 //! CUBIC (RFC 9438 §4), windows in segments, time in seconds inside the formulas.
 //! Slow start is standard (RFC 9438 §4.10 allows it; HyStart++ is not modelled).
+//! `CubicRules::Linux` follows Linux's net/ipv4/tcp_cubic.c where it differs from RFC 9438.
 
 use crate::check::positive_finite;
 use crate::connection::{CongestionControl, CongestionEvent, Connection};
@@ -16,7 +17,30 @@ pub struct CubicParams {
     pub fast_convergence: bool,
     /// RFC 9438 §4.3 Reno-friendly region.
     pub reno_friendly: bool,
+    /// RFC 9438 or Linux's rules where the two differ.
+    pub rules: CubicRules,
 }
+
+/// Where RFC 9438 and Linux's CUBIC (net/ipv4/tcp_cubic.c, `bictcp_update`) differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CubicRules {
+    /// RFC 9438, the papers' CUBIC.
+    #[default]
+    Rfc9438,
+    /// Linux (docs/fidelity.md, "Reno against CUBIC"): beta = 717/1024; W_cubic taken at
+    /// t + the minimum RTT (`delay_min`), not t + SRTT; the Reno-friendly estimate always
+    /// grows by 8/15 segment per RTT (`beta_scale` = 15; RFC 8312 §4.2's alpha, never
+    /// raised to 1) and cwnd closes the gap to it at (W_est - cwnd) per RTT (`max_cnt`)
+    /// instead of jumping to it; at or above the target cwnd still grows by one segment per
+    /// 100 windows acknowledged (`ca->cnt = 100 * cwnd`).
+    Linux,
+}
+
+/// tcp_cubic.c's beta, 717/1024.
+const LINUX_BETA: f64 = 717.0 / 1024.0;
+/// tcp_cubic.c's Reno-friendly growth per RTT: 8 / `beta_scale`, beta_scale =
+/// 8 (1024 + 717) / 3 / (1024 - 717) = 15 in integer arithmetic.
+const LINUX_ALPHA: f64 = 8.0 / 15.0;
 
 impl Default for CubicParams {
     fn default() -> Self {
@@ -25,6 +49,7 @@ impl Default for CubicParams {
             beta: 0.7,
             fast_convergence: true,
             reno_friendly: true,
+            rules: CubicRules::Rfc9438,
         }
     }
 }
@@ -40,6 +65,13 @@ impl CubicParams {
             ));
         }
         Ok(())
+    }
+
+    fn beta(&self) -> f64 {
+        match self.rules {
+            CubicRules::Rfc9438 => self.beta,
+            CubicRules::Linux => LINUX_BETA,
+        }
     }
 }
 
@@ -60,6 +92,8 @@ pub struct CubicState {
     alpha: f64,
     /// The next stage follows a timeout: K = 0, W_max = cwnd_epoch (§4.8).
     after_timeout: bool,
+    /// Smallest RTT sample (Linux's `delay_min`), for `CubicRules::Linux`.
+    min_rtt: Option<Nanos>,
 }
 
 impl CubicState {
@@ -72,6 +106,7 @@ impl CubicState {
             cwnd_prior: 0.0,
             alpha: 1.0,
             after_timeout: false,
+            min_rtt: None,
         }
     }
 
@@ -88,15 +123,23 @@ impl CubicState {
         flight: f64,
         min_ssthresh: f64,
     ) -> f64 {
+        let beta = p.beta();
         self.w_max = if p.fast_convergence && cwnd < self.w_max {
-            cwnd * (1.0 + p.beta) / 2.0
+            cwnd * (1.0 + beta) / 2.0
         } else {
             cwnd
         };
         self.cwnd_prior = cwnd;
-        self.alpha = 3.0 * (1.0 - p.beta) / (1.0 + p.beta);
+        self.alpha = match p.rules {
+            CubicRules::Rfc9438 => 3.0 * (1.0 - beta) / (1.0 + beta),
+            CubicRules::Linux => LINUX_ALPHA,
+        };
         self.epoch_start = None;
-        (flight * p.beta).max(min_ssthresh)
+        (flight * beta).max(min_ssthresh)
+    }
+
+    pub(crate) fn on_rtt_sample(&mut self, rtt: Nanos) {
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
     }
 
     pub(crate) fn on_timeout(&mut self) {
@@ -127,6 +170,10 @@ impl CubicState {
             now
         });
         let t = now.saturating_sub(epoch) as f64 * 1e-9;
+        if p.rules == CubicRules::Linux {
+            self.increase_linux(p, cwnd, t, srtt, units);
+            return;
+        }
         if p.reno_friendly {
             self.w_est += self.alpha * units / *cwnd; // §4.3 eq. 4
             if self.w_est >= self.cwnd_prior {
@@ -140,6 +187,21 @@ impl CubicState {
         // §4.4 / §4.5: target = W_cubic(t + RTT), kept within [cwnd, 1.5 cwnd].
         let target = self.w_cubic(p, t + srtt * 1e-9).clamp(*cwnd, 1.5 * *cwnd);
         *cwnd += units * (target - *cwnd) / *cwnd;
+    }
+
+    /// `bictcp_update` + `tcp_cong_avoid_ai`: growth per acknowledged segment is the larger
+    /// of the cubic one and the Reno-friendly one, at most 1/2 (`ca->cnt` >= 2).
+    fn increase_linux(&mut self, p: &CubicParams, cwnd: &mut f64, t: f64, srtt: f64, units: f64) {
+        let offset = self.min_rtt.map_or(srtt, |m| m as f64) * 1e-9;
+        let target = self.w_cubic(p, t + offset);
+        let mut per_unit = if target > *cwnd { (target - *cwnd) / *cwnd } else { 1.0 / (100.0 * *cwnd) };
+        if p.reno_friendly {
+            self.w_est += self.alpha * units / *cwnd;
+            if self.w_est > *cwnd {
+                per_unit = per_unit.max((self.w_est - *cwnd) / *cwnd);
+            }
+        }
+        *cwnd += units * per_unit.min(0.5);
     }
 }
 
@@ -160,6 +222,10 @@ impl CongestionControl for Cubic {
 
     fn validate(&self) -> Result<(), String> {
         self.params.validate()
+    }
+
+    fn on_rtt_sample(path: &mut CubicState, rtt: Nanos) {
+        path.on_rtt_sample(rtt);
     }
 
     fn on_app_limited(path: &mut CubicState, idle: Nanos) {

@@ -42,7 +42,7 @@ pub use balia::Balia;
 pub use config::CcConfig;
 pub use connection::{CongestionControl, CongestionEvent, Connection};
 pub use controller::Controller;
-pub use cubic::{Cubic, CubicParams};
+pub use cubic::{Cubic, CubicParams, CubicRules};
 pub use fully_coupled::FullyCoupled;
 pub use interface::{AckInfo, MultipathController, PathController, PathRef, Signal};
 pub use lia::Lia;

@@ -45,6 +45,7 @@ const FLOW_KEYS: &[&str] = &[
     "min_rto",
     "rto",
     "lost_retransmit",
+    "cubic_rules",
     "send_jitter",
     "receive_lowat",
     "mean_on",
@@ -63,7 +64,7 @@ const FLOW_KEYS: &[&str] = &[
     "log_delays",
 ];
 const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify"];
-const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "send_jitter", "receive_lowat", "size", "log_delays"];
+const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "cubic_rules", "send_jitter", "receive_lowat", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
 pub const QUEUES: &[&str] = &["droptail", "red", "random-tail-drop"];
@@ -366,8 +367,17 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
     if rack_lost_retransmit && recovery != Recovery::Sack {
         return Err(f.error("lost_retransmit", "\"rack\" needs recovery = \"sack\" (it reads the SACK scoreboard)".to_string()));
     }
+    // Linux's CUBIC rules where they differ from RFC 9438 (cubic.rs `CubicRules`).
+    let cubic_rules = match f.choice("cubic_rules", &["rfc9438", "linux"])? {
+        Some(_) if multipath || cc != pathpool_cc::Algorithm::Cubic => {
+            return Err(f.error("cubic_rules", "only for a TCP flow with cc = \"cubic\"".to_string()));
+        }
+        Some(c) if c.value == "linux" => pathpool_cc::CubicRules::Linux,
+        _ => pathpool_cc::CubicRules::Rfc9438,
+    };
     Ok(TcpSpec {
         cc,
+        cubic_rules,
         recovery,
         delayed_ack: f.bool("delayed_ack")?.unwrap_or(false),
         packet_size,

@@ -126,6 +126,8 @@ pub struct MptcpSpec {
 #[derive(Clone, Debug)]
 pub struct TcpSpec {
     pub cc: pathpool_cc::Algorithm,
+    /// RFC 9438's CUBIC (the default) or Linux's (`cubic_rules = "linux"`, docs/fidelity.md).
+    pub cubic_rules: pathpool_cc::CubicRules,
     pub recovery: Recovery,
     pub delayed_ack: bool,
     /// Data packet size on the wire.

@@ -89,7 +89,8 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 let fwd = with_jitter(&mut s, t.send_jitter, elements(&flow.route));
                 let mut cfg = sim::TcpFlowConfig::new(fwd, elements(&flow.reverse_route));
                 cfg.cc = t.cc;
-                cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
+                let cubic = pathpool_cc::CubicParams { rules: t.cubic_rules, ..Default::default() };
+                cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, cubic, ..sim::CcConfig::default() };
                 cfg.recovery = t.recovery;
                 cfg.delayed_ack = t.delayed_ack.then_some(sim::TcpFlowConfig::DEFAULT_DELAYED_ACK);
                 cfg.mss_bytes = t.packet_size as u32;
