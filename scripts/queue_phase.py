@@ -9,6 +9,7 @@
 access link's capture with that link's propagation delay, so a packet meets the queue at its
 capture time plus the delay. Per `--in` capture, after the first `--skip` seconds:
 
+- departures: how regular the bottleneck's departures are (gaps against their median).
 - phase: where the packet arrives between two departures of the bottleneck, as a share of
   the gap (histogram in tenths), and its circular standard deviation in microseconds with
   the uniform send jitter U[0, J) of the same spread (J = sqrt(12) x std). A deterministic
@@ -73,6 +74,21 @@ def seconds(text):
     sys.exit(f"--in: delay '{text}' needs a unit (us, ms or s)")
 
 
+def departure_gaps(dep, skip):
+    """How regular the bottleneck's departures are: gaps between consecutive data packets
+    leaving it (after `skip` seconds), as the shares under a sixth of the median gap (tbf sends
+    two packets back to back when its timer is late), within a sixth of it, and the rest."""
+    start = dep[0] + skip if dep else 0.0
+    gaps = sorted(b - a for a, b in zip(dep, dep[1:]) if a >= start)
+    if not gaps:
+        return
+    m = gaps[len(gaps) // 2]
+    close = sum(1 for g in gaps if g < m / 6) / len(gaps)
+    near = sum(1 for g in gaps if abs(g - m) <= m / 6) / len(gaps)
+    print(f"departures: median gap {m * 1e6:.0f} us; under {m / 6 * 1e6:.0f} us {close:.3f}, "
+          f"within {m / 6 * 1e6:.0f} us of the median {near:.3f}, other {1 - close - near:.3f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="the bottleneck's capture")
@@ -84,6 +100,7 @@ def main():
     dep = [t for t, _ in out]
     left = set(k for _, k in out)
     end = dep[-1] - 1.0 if dep else 0.0
+    departure_gaps(dep, a.skip)
     drops = {}
     for spec in a.ins:
         path, _, delay = spec.rpartition(":")
