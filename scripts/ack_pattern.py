@@ -15,7 +15,11 @@ Per flow (source address and port of its data), after the first `--skip` seconds
   cumulative ACK by 1, 2 or 3+ segments;
 - ACK hold at a train's end: for a segment after which the flow's next segment comes more than
   `--gap` later, the time to the first ACK that covers it, less the flow's floor (the 10th
-  percentile of that time over all its segments); the share held over 0.3 ms.
+  percentile of that time over all its segments); the share held over 0.3 ms, the median of
+  those holds and the share of them over 35 ms (the delayed-ACK timer's).
+
+And over all flows: how the bottleneck interleaves them, as runs of consecutive segments of
+one flow in the order they reach the receiver (mean run, share of runs of 10 or more).
 
 With `--sender CAPTURE` (a capture at one flow's sender, e.g. its access link), also that
 flow's bursts (segments less than 100 us apart): their sizes, and the share that end with PSH.
@@ -51,10 +55,11 @@ def main():
     ap.add_argument("--gap", type=float, default=1e-3, help="a longer pause between a flow's segments ends a train (s)")
     ap.add_argument("--sender", action="append", default=[], help="a capture at one flow's sender: its bursts")
     a = ap.parse_args()
-    data, acks = defaultdict(list), defaultdict(list)
+    data, acks, order = defaultdict(list), defaultdict(list), []
     for t, src, dst, seq, _ack, n, psh in segments(a.data):
         if n > 0:
             data[(src, dst)].append((t, seq, n, psh))
+            order.append((t, src))
     for t, src, dst, _seq, ack, n, _psh in segments(a.acks or a.data):
         if n == 0:
             acks[(dst, src)].append((t, ack))
@@ -88,16 +93,34 @@ def main():
         apart = Counter(min(round(((b - x) % 2**32) / mss), 4) for x, b in zip(pushed, pushed[1:]))
         floor = pct(holds, 0.1)
         ends = [x - floor for x in ends]
+        held = [x for x in ends if x > 0.3e-3]
         acked = sum(per_ack[k] for k in (1, 2, 3)) or 1
         name = f"{'.'.join(map(str, key[0][0]))}:{key[0][1]}"
         spacing = sum(apart.values()) or 1
         print(f"{name}: {len(segs)} segments, PSH {sum(s[3] for s in segs) / len(segs):.2f} (2 / 3 segments apart {apart[2] / spacing:.2f} / {apart[3] / spacing:.2f}); ACKs of 1 / 2 / 3+ segments "
               + " / ".join(f"{per_ack[k] / acked:.3f}" for k in (1, 2, 3))
-              + f"; train ends {len(ends)}, ACK held over 0.3 ms {sum(x > 0.3e-3 for x in ends) / max(len(ends), 1):.2f},"
-              f" median hold {pct(ends, 0.5) * 1e3:.1f} ms")
+              + f"; train ends {len(ends)}, ACK held over 0.3 ms {len(held) / max(len(ends), 1):.2f}"
+              f" (median {pct(held, 0.5) * 1e3:.1f} ms, by the 40 ms timer {sum(x > 35e-3 for x in held) / max(len(held), 1):.2f})")
 
+    runs(order, start)
     for path in a.sender:
         bursts(path, a.skip)
+
+
+def runs(order, start):
+    """Runs of consecutive segments of one flow, in arrival order."""
+    lengths, current, prev = [], 0, None
+    for t, src in order:
+        if t <= start:
+            continue
+        if src == prev:
+            current += 1
+        else:
+            if current:
+                lengths.append(current)
+            current, prev = 1, src
+    if lengths:
+        print(f"runs of one flow: {len(lengths)}, mean {sum(lengths) / len(lengths):.1f} segments, of 10 or more {sum(x >= 10 for x in lengths) / len(lengths):.2f}")
 
 
 def bursts(path, skip):
