@@ -42,8 +42,8 @@ from bursts import packets  # noqa: E402  (the same pcap reader)
 from queue_phase import seconds  # noqa: E402
 
 
-def tcp(path):
-    """(time, source, destination, seq, ack, payload, IP ID, PSH) per TCP segment of an IPv4 capture."""
+def tcp_segments(path):
+    """(time, (src, sport), (dst, dport), seq, ack, payload, IP ID, PSH) per TCP segment of an IPv4 capture."""
     if not os.path.exists(path):
         sys.exit(f"{path}: no such capture (run the testbed with --capture)")
     for t, _orig, d in packets(path):
@@ -52,8 +52,14 @@ def tcp(path):
         ihl = (d[0] & 0xF) * 4
         off = (d[ihl + 12] >> 4) * 4
         payload = struct.unpack(">H", d[2:4])[0] - ihl - off
-        seq, ack = struct.unpack(">II", d[ihl + 4:ihl + 12])
-        yield t, bytes(d[12:16]), bytes(d[16:20]), seq, ack, payload, bytes(d[4:6]), bool(d[ihl + 13] & 0x08)
+        sport, dport, seq, ack = struct.unpack(">HHII", d[ihl:ihl + 12])
+        yield t, (bytes(d[12:16]), sport), (bytes(d[16:20]), dport), seq, ack, payload, bytes(d[4:6]), bool(d[ihl + 13] & 0x08)
+
+
+def tcp(path):
+    """(time, source, destination, seq, ack, payload, IP ID, PSH) per TCP segment of an IPv4 capture."""
+    for t, src, dst, seq, ack, payload, ipid, psh in tcp_segments(path):
+        yield t, src[0], dst[0], seq, ack, payload, ipid, psh
 
 
 def after(a, b):

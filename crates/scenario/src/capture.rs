@@ -33,21 +33,22 @@ pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize,
         let to = |h: &Hop| if h.reverse { topo.links[h.link].from.clone() } else { topo.links[h.link].to.clone() };
         (from(first), to(last))
     };
-    // (sim flow, sender node, receiver node, topology flow, subflow index, packet size)
+    // (sim flow, sender node, receiver node, topology flow, subflow index, packet size,
+    // whether the sender sets PSH itself)
     let mut captured = Vec::new();
     let mut next = 0u32;
     for (ti, flow) in topo.flows.iter().enumerate() {
         match &l.scenario.flows[flow.template].kind {
             FlowKind::Tcp(t) => {
                 let (a, b) = ends(&flow.route);
-                captured.push((next, a, b, ti, None, t.packet_size));
+                captured.push((next, a, b, ti, None, t.packet_size, t.linux_send_buffer));
                 next += 1;
             }
             FlowKind::Udp(_) => next += 1,
             FlowKind::Mptcp(m) => {
                 for (k, (route, _)) in flow.subflows.iter().enumerate() {
                     let (a, b) = ends(route);
-                    captured.push((next, a, b, ti, Some(k), m.tcp.packet_size));
+                    captured.push((next, a, b, ti, Some(k), m.tcp.packet_size, m.tcp.linux_send_buffer));
                     next += 1;
                 }
             }
@@ -71,7 +72,7 @@ pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize,
     }
     s.enable_capture(writers).map_err(|e| format!("--pcap: writing into '{}': {e}", dir.display()))?;
     let seed = l.scenario.simulation.seed;
-    for (flow, a, b, ti, sub, size) in captured {
+    for (flow, a, b, ti, sub, size, sender_pushes) in captured {
         let addr = |n: &str| address(all.binary_search_by(|x| x.as_str().cmp(n)).expect("node of a link"));
         let mptcp = sub.map(|k| {
             let c = connections.iter().position(|c| c.0 == ti).unwrap_or(ti) as u64;
@@ -94,6 +95,7 @@ pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize,
             seg_bytes: (size as u32).saturating_sub(52).max(1),
             start: topo.flows[ti].start,
             mptcp,
+            sender_pushes,
         };
         s.capture_flow(sim::FlowId(flow), f);
     }

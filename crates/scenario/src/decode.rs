@@ -47,6 +47,7 @@ const FLOW_KEYS: &[&str] = &[
     "lost_retransmit",
     "cubic_rules",
     "send_jitter",
+    "send_buffer",
     "receive_lowat",
     "mean_on",
     "mean_off",
@@ -64,7 +65,7 @@ const FLOW_KEYS: &[&str] = &[
     "log_delays",
 ];
 const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify"];
-const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "cubic_rules", "send_jitter", "receive_lowat", "size", "log_delays"];
+const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "cubic_rules", "send_jitter", "send_buffer", "receive_lowat", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
 pub const QUEUES: &[&str] = &["droptail", "red", "random-tail-drop"];
@@ -375,11 +376,13 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         Some(c) if c.value == "linux" => pathpool_cc::CubicRules::Linux,
         _ => pathpool_cc::CubicRules::Rfc9438,
     };
+    let (delayed_ack, linux_receiver) = delayed_ack(f)?;
     Ok(TcpSpec {
         cc,
         cubic_rules,
         recovery,
-        delayed_ack: f.bool("delayed_ack")?.unwrap_or(false),
+        delayed_ack,
+        linux_receiver,
         packet_size,
         ack_size,
         initial_window: f.number("initial_window", 1.0, 1e6)?.unwrap_or(10.0),
@@ -390,11 +393,23 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         },
         rack_lost_retransmit,
         send_jitter: f.time("send_jitter")?.unwrap_or(0),
+        linux_send_buffer: f.choice("send_buffer", &["unlimited", "linux"])?.is_some_and(|c| c.value == "linux"),
         receive_lowat: f.size("receive_lowat")?,
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),
         log_delays: f.bool("log_delays")?.unwrap_or(false),
     })
+}
+
+/// `delayed_ack`: true or false, or "linux" (delayed ACKs as Linux's receiver sends them;
+/// docs/fidelity.md): (delayed ACKs, Linux's receiver).
+fn delayed_ack(f: &Fields) -> Result<(bool, bool)> {
+    match f.get("delayed_ack") {
+        None => Ok((false, false)),
+        Some(Node { kind: Kind::Bool(b), .. }) => Ok((*b, false)),
+        Some(Node { kind: Kind::Str(_), .. }) => f.choice("delayed_ack", &["linux"]).map(|_| (true, true)),
+        Some(n) => Err(f.wrong("delayed_ack", n, "true, false or \"linux\"")),
+    }
 }
 
 fn decode_udp(f: &Fields) -> Result<UdpSpec> {

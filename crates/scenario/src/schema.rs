@@ -130,6 +130,9 @@ pub struct TcpSpec {
     pub cubic_rules: pathpool_cc::CubicRules,
     pub recovery: Recovery,
     pub delayed_ack: bool,
+    /// `delayed_ack = "linux"`: Linux's receiver, its 40 ms timer and its read-time ACK of a
+    /// pushed segment (docs/fidelity.md, MPTCP).
+    pub linux_receiver: bool,
     /// Data packet size on the wire.
     pub packet_size: u64,
     pub ack_size: u64,
@@ -143,6 +146,9 @@ pub struct TcpSpec {
     /// Simulator only: each data packet waits a uniform random time in [0, this) before it
     /// enters the network, in order (`send_jitter`, docs/fidelity.md); 0 = none.
     pub send_jitter: u64,
+    /// `send_buffer = "linux"`: Linux's send buffer, filled by the application's writes,
+    /// each ending with PSH (docs/fidelity.md, MPTCP); simulator only.
+    pub linux_send_buffer: bool,
     /// Testbed only: SO_RCVLOWAT on a TCP flow's receiving socket, so the application reads
     /// (and Linux sends its read-time ACKs) only once this many bytes wait
     /// (`receive_lowat`, docs/fidelity.md); the simulator has no application reads.

@@ -92,7 +92,9 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 let cubic = pathpool_cc::CubicParams { rules: t.cubic_rules, ..Default::default() };
                 cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, cubic, ..sim::CcConfig::default() };
                 cfg.recovery = t.recovery;
-                cfg.delayed_ack = t.delayed_ack.then_some(sim::TcpFlowConfig::DEFAULT_DELAYED_ACK);
+                cfg.delayed_ack = delayed_ack(t);
+                cfg.linux_receiver = t.linux_receiver;
+                cfg.linux_send_buffer = t.linux_send_buffer;
                 cfg.mss_bytes = t.packet_size as u32;
                 cfg.ack_bytes = t.ack_size as u32;
                 cfg.min_rto = t.min_rto;
@@ -126,7 +128,9 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 let t = &m.tcp;
                 cfg.tcp.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
                 cfg.tcp.recovery = t.recovery;
-                cfg.tcp.delayed_ack = t.delayed_ack.then_some(sim::TcpFlowConfig::DEFAULT_DELAYED_ACK);
+                cfg.tcp.delayed_ack = delayed_ack(t);
+                cfg.tcp.linux_receiver = t.linux_receiver;
+                cfg.tcp.linux_send_buffer = t.linux_send_buffer;
                 cfg.tcp.mss_bytes = t.packet_size as u32;
                 cfg.tcp.ack_bytes = t.ack_size as u32;
                 cfg.tcp.min_rto = t.min_rto;
@@ -233,4 +237,10 @@ fn with_jitter(s: &mut sim::Simulation, jitter: u64, mut fwd: Vec<sim::ElementId
         fwd.insert(0, s.add_send_jitter(jitter));
     }
     fwd
+}
+
+/// The delayed-ACK timeout a flow's receiver uses, if it delays ACKs.
+fn delayed_ack(t: &crate::schema::TcpSpec) -> Option<sim::Time> {
+    let timeout = if t.linux_receiver { sim::TcpFlowConfig::LINUX_DELAYED_ACK } else { sim::TcpFlowConfig::DEFAULT_DELAYED_ACK };
+    t.delayed_ack.then_some(timeout)
 }

@@ -24,7 +24,10 @@ fn rtt_ratio(seed: u64, jitter: &str) -> (f64, std::collections::BTreeMap<String
     // RFC 6675's handling of a lost retransmission (the rule these thresholds were set with;
     // the two rules part in the first slow start already), so only the jitter differs.
     let rto = ["flows.rtt20.lost_retransmit=rto", "flows.rtt40.lost_retransmit=rto"];
-    let s = run("reno-rtt.toml", seed, &[&a, &b, rto[0], rto[1], "simulation.duration=40s"]);
+    // The simulator's own hosts: Linux's (send_buffer = "linux") draw their skb sizes from
+    // the seed, another random element.
+    let hosts = ["flows.rtt20.send_buffer=unlimited", "flows.rtt40.send_buffer=unlimited", "flows.rtt20.delayed_ack=true", "flows.rtt40.delayed_ack=true"];
+    let s = run("reno-rtt.toml", seed, &[&a, &b, rto[0], rto[1], hosts[0], hosts[1], hosts[2], hosts[3], "simulation.duration=40s"]);
     (s["flow.rtt20.throughput_mbps"].as_f64().unwrap() / s["flow.rtt40.throughput_mbps"].as_f64().unwrap(), s)
 }
 

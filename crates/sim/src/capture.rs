@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 
 use crate::element::FlowId;
-use crate::packet::{Packet, PacketKind, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
+use crate::packet::{Packet, PacketKind, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP, FLAG_PUSH};
 use crate::time::{Time, PS_PER_NS, PS_PER_US};
 
 /// Bytes kept per packet (as the testbed's captures).
@@ -46,6 +46,9 @@ pub struct CaptureFlow {
     /// When the flow starts (its handshake is recorded then, on both hosts).
     pub start: Time,
     pub mptcp: Option<CaptureMptcp>,
+    /// PSH as the sender set it (`TcpFlowConfig::linux_send_buffer`); otherwise on every
+    /// data segment.
+    pub sender_pushes: bool,
 }
 
 struct FlowState {
@@ -239,7 +242,8 @@ impl Capture {
                 if has {
                     extra = [30, 8, 8 << 4, 0, p.mp_option[0], p.mp_option[1], p.mp_option[2], p.mp_option[3]];
                 }
-                Self::synth((f.src, f.sport), (f.dst, f.dport), seq, st.isn.rotate_left(16).wrapping_add(1), ACK | PSH, tsval, 0, if has { &extra } else { &[] }, seg)
+                let push = if !f.sender_pushes || p.flags & FLAG_PUSH != 0 { PSH } else { 0 };
+                Self::synth((f.src, f.sport), (f.dst, f.dport), seq, st.isn.rotate_left(16).wrapping_add(1), ACK | push, tsval, 0, if has { &extra } else { &[] }, seg)
             }
             _ => {
                 // The ACK's own TSval: its departure time, remembered until it arrives.

@@ -29,6 +29,9 @@ pub enum EventKind {
     TcpStop,
     /// A TCP receiver's delayed-ACK timer (may be stale).
     DelayedAck,
+    /// The application read an MPTCP connection's data and left its receive memory empty:
+    /// a subflow receiver holding a pushed segment may ACK it (tcp/receiver.rs).
+    ConnectionRead,
     /// A UDP source's next packet (or on/off period change).
     UdpSend,
     /// The periodic probe sampling every flow and queue (target is unused).

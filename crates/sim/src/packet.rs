@@ -22,6 +22,9 @@ pub const FLAG_ECHO_VALID: u8 = 2;
 pub const FLAG_MP_TIMESTAMP: u8 = 4;
 /// `mp_option` holds an MPTCP-SBD MP_GROUP option (ACKs).
 pub const FLAG_MP_GROUP: u8 = 8;
+/// Data segment with PSH set: the last of one of the application's writes (only with
+/// `TcpFlowConfig::linux_send_buffer`; tcp/send_buffer.rs).
+pub const FLAG_PUSH: u8 = 16;
 
 /// One SACK block: segments `start..end` (half-open) received above the cumulative ACK.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

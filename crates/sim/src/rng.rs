@@ -11,4 +11,5 @@ pub mod stream {
     pub const UDP: u64 = 3 << 56;
     pub const TCP: u64 = 4 << 56;
     pub const JITTER: u64 = 5 << 56;
+    pub const SEND_BUFFER: u64 = 6 << 56;
 }

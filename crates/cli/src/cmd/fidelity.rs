@@ -30,6 +30,10 @@ pub struct FidelityArgs {
     /// Override a value in every case (repeatable), e.g. `--set flows.reno.delayed_ack=false`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Take the real runs from this earlier `--out` folder instead of running the testbed (no
+    /// root needed): the simulator side measured again against the same real runs.
+    #[arg(long, value_name = "DIR")]
+    pub real_from: Option<PathBuf>,
     /// Also rewrite the table between the fidelity markers of this Markdown file.
     #[arg(long, value_name = "FILE")]
     pub doc: Option<PathBuf>,
@@ -63,7 +67,7 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
             return Err(CliError::usage(format!("--doc: '{}' has no '{}' ... '{}' block to rewrite", doc.display(), fidelity::report::BEGIN, fidelity::report::END)));
         }
     }
-    if !pathpool_testbed::is_root() {
+    if a.real_from.is_none() && !pathpool_testbed::is_root() {
         return Err(CliError::usage("pathpool fidelity runs the testbed, which needs root (network namespaces, TUN devices and queues); run it as root"));
     }
     let settings = Settings {
@@ -72,6 +76,7 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
         seeds: a.seeds.unwrap_or(if a.quick { 3 } else { 5 }),
         repeats: a.repeats.unwrap_or(if a.quick { 3 } else { 5 }),
         overrides: a.set.clone(),
+        real_from: a.real_from.clone(),
     };
     let command = command_line(&a, &settings);
     let out = OutDir::create("--out", &a.out)?;
@@ -123,6 +128,9 @@ fn command_line(a: &FidelityArgs, s: &Settings) -> String {
     }
     for kv in &a.set {
         c.push_str(&format!(" --set {kv}"));
+    }
+    if let Some(dir) = &a.real_from {
+        c.push_str(&format!(" --real-from {}", dir.display()));
     }
     c.push_str(&format!(" --out {}", a.out.display()));
     c

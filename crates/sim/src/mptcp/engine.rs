@@ -38,6 +38,8 @@ pub struct MptcpStats {
 
 pub(crate) struct Connection {
     pub(crate) senders: Vec<u32>,
+    /// The subflows' receiver elements.
+    pub(crate) receivers: Vec<u32>,
     pub(crate) flows: Vec<u32>,
     pub(crate) controller: u32,
     pub(crate) start: Time,
@@ -89,24 +91,37 @@ impl FlowOwner for MptcpLayer {
     }
 
     #[inline(never)]
-    fn on_data(&mut self, p: &Packet, now: Time) {
+    fn on_data(&mut self, p: &Packet, now: Time) -> bool {
         let (c, k) = self.locate(p.flow);
         let conn = &mut self.conns[c];
+        let gap_before = !conn.rx.nothing_out_of_order();
         if let Some(dsn) = conn.data.maps[k].get(p.seq) {
             conn.rx.on_segment(dsn, p.size_bytes);
         }
-        let Some(sbd) = &mut conn.sbd else { return };
+        let emptied = gap_before && conn.rx.nothing_out_of_order();
+        let Some(sbd) = &mut conn.sbd else { return emptied };
         if p.flags & FLAG_MP_TIMESTAMP != 0 {
             if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
                 sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
             }
         }
+        emptied
+    }
+
+    fn subflow_receivers(&self, flow: u32) -> &[u32] {
+        &self.conns[self.locate(flow).0].receivers
     }
 
     #[inline(never)]
     fn ack_option(&mut self, flow: u32) -> Option<[u8; 4]> {
         let (c, _) = self.locate(flow);
         Some(self.conns[c].sbd.as_mut()?.next_group_option()?.packet_bytes())
+    }
+
+    #[inline(never)]
+    fn receive_memory_empty(&self, flow: u32) -> bool {
+        let (c, _) = self.locate(flow);
+        self.conns[c].rx.nothing_out_of_order()
     }
 
     /// Before subflow sender `s` handles ACK `p`: decisions and RTT samples for the

@@ -204,6 +204,10 @@ impl DataReceiver {
         self.rcv_nxt
     }
 
+    pub fn nothing_out_of_order(&self) -> bool {
+        self.out_of_order.is_empty()
+    }
+
     pub fn on_segment(&mut self, dsn: u64, bytes: u32) {
         if dsn == self.rcv_nxt {
             let next = self.out_of_order.next_absent(dsn + 1);

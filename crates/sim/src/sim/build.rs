@@ -14,7 +14,7 @@ use crate::pipe::Pipe;
 use crate::queue::{Queue, QueueConfig};
 use crate::rng::{stream, Rng};
 use crate::stats::FlowSnapshot;
-use crate::tcp::{Recovery, TcpFlowConfig, TcpReceiver, TcpSender};
+use crate::tcp::{Recovery, SendBuffer, TcpFlowConfig, TcpReceiver, TcpSender};
 use crate::time::Time;
 use crate::udp::{UdpConfig, UdpSink, UdpSource};
 
@@ -113,10 +113,15 @@ impl Simulation {
         let receiver = sender + 1;
         let fwd = self.route("tcp flow fwd route", &cfg.fwd, receiver)?;
         let rev = self.route("tcp flow rev route", &cfg.rev, sender)?;
-        self.push(Element::TcpSender(TcpSender::new(flow, fwd, conn, subflow, cfg)));
+        let mut tcp_sender = TcpSender::new(flow, fwd, conn, subflow, cfg);
+        if cfg.linux_send_buffer {
+            tcp_sender.set_send_buffer(SendBuffer::new(Rng::for_stream(self.seed, stream::SEND_BUFFER | sender as u64)));
+        }
+        self.push(Element::TcpSender(tcp_sender));
         let delack = cfg.delayed_ack;
         let mut receiver_element = TcpReceiver::new(flow, rev, cfg.ack_bytes, cfg.recovery == Recovery::Sack, delack);
         receiver_element.owd_log = cfg.log_delays.then(Vec::new);
+        receiver_element.read_ack = cfg.linux_receiver;
         self.push(Element::TcpReceiver(receiver_element));
         self.events.schedule(cfg.start.max(self.now), sender, EventKind::TcpWake);
         if let Some(stop) = cfg.stop {

@@ -33,6 +33,7 @@ impl Simulation {
         let c = self.mptcp.conns.len() as u32;
         let controller = self.add_controller(algorithm, cc_config, n);
         let mut senders = Vec::with_capacity(n);
+        let mut receivers = Vec::with_capacity(n);
         let mut flows = Vec::with_capacity(n);
         for (k, sf) in cfg.subflows.iter().enumerate() {
             let mut tcp = cfg.tcp.clone();
@@ -50,6 +51,7 @@ impl Simulation {
             }
             self.mptcp.of_flow[flow.0 as usize] = Some((c, k as u8));
             senders.push(sender);
+            receivers.push(receiver);
             flows.push(flow.0);
         }
         let sbd = match cfg.cc {
@@ -58,6 +60,7 @@ impl Simulation {
         };
         self.mptcp.conns.push(Connection {
             senders,
+            receivers,
             flows,
             controller,
             start: cfg.tcp.start.max(self.now()),

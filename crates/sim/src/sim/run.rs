@@ -50,6 +50,7 @@ impl Simulation {
                 subflow_event = s.is_subflow();
             }
             (Element::TcpReceiver(r), EventKind::DelayedAck) => r.on_timer(&mut ctx),
+            (Element::TcpReceiver(r), EventKind::ConnectionRead) => r.on_connection_read(&mut ctx),
             (Element::UdpSource(u), EventKind::UdpSend) => u.on_event(&mut ctx),
             (_, kind) => unreachable!("event {kind:?} for element {me} of another kind"),
         }

@@ -49,6 +49,15 @@ pub struct TcpFlowConfig {
     /// SACK recovery: find a lost retransmission as Linux's RACK does (a later-sent segment
     /// was delivered) and send it again, instead of waiting for the RTO (tcp/rack.rs).
     pub rack_lost_retransmit: bool,
+    /// Linux's receiver (scenario `delayed_ack = "linux"`): it ACKs a lone pushed segment
+    /// when the application reads it, if that empties the receive memory (tcp/receiver.rs).
+    /// Pair it with `delayed_ack = Some(LINUX_DELAYED_ACK)`; PSH comes from
+    /// `linux_send_buffer`.
+    pub linux_receiver: bool,
+    /// Linux's send buffer (scenario `send_buffer = "linux"`; tcp/send_buffer.rs): the
+    /// application's writes end with PSH, and an MPTCP subflow's buffer holds connection
+    /// data ahead of sending.
+    pub linux_send_buffer: bool,
     pub traffic: TcpTraffic,
     pub start: Time,
     /// No new data is sent after this time (outstanding data is still recovered).
@@ -75,6 +84,8 @@ impl TcpFlowConfig {
             max_rto: secs(60),
             initial_rto: secs(1),
             rack_lost_retransmit: false,
+            linux_receiver: false,
+            linux_send_buffer: false,
             traffic: TcpTraffic::Bulk,
             start: 0,
             stop: None,
@@ -85,6 +96,10 @@ impl TcpFlowConfig {
     /// Default delayed-ACK timeout when delayed ACKs are switched on (RFC 5681 allows up to
     /// 500 ms; 200 ms is the classic BSD value).
     pub const DEFAULT_DELAYED_ACK: Time = millis(200);
+
+    /// Linux's delayed-ACK timeout for a bulk receiver: TCP_ATO_MIN, 40 ms (include/net/tcp.h;
+    /// `ss -ti` shows `ato:40` on the testbed's receivers).
+    pub const LINUX_DELAYED_ACK: Time = millis(40);
 
     pub fn validate(&self) -> Result<(), String> {
         if self.fwd.is_empty() {

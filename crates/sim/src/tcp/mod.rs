@@ -6,6 +6,7 @@ mod owner;
 mod rack;
 mod receiver;
 mod sender;
+mod send_buffer;
 mod seqset;
 mod timer;
 
@@ -14,4 +15,5 @@ pub use delay_log::{DelayLog, OwdSample, RttSample};
 pub(crate) use owner::FlowOwner;
 pub use receiver::{ReceiverCounters, TcpReceiver};
 pub use sender::{Phase, SenderCounters, TcpSender};
+pub(crate) use send_buffer::SendBuffer;
 pub(crate) use seqset::SeqSet;

@@ -5,7 +5,7 @@
 use crate::ctx::Ctx;
 use crate::event::EventKind;
 use crate::packet::{
-    Packet, PacketId, PacketKind, SackBlock, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_RETRANSMIT, MAX_SACK_BLOCKS,
+    Packet, PacketId, PacketKind, SackBlock, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_PUSH, FLAG_RETRANSMIT, MAX_SACK_BLOCKS,
 };
 use crate::time::Time;
 
@@ -43,6 +43,11 @@ pub struct TcpReceiver {
     /// Receiving end of an MPTCP subflow: the owner (its connection) reassembles the data and
     /// may put an option on the ACK.
     pub(crate) subflow: bool,
+    /// Linux's read-time ACK (`TcpFlowConfig::linux_receiver`; `read_now`).
+    pub(crate) read_ack: bool,
+    /// The lone segment waiting for its ACK was pushed (Linux's ICSK_ACK_PUSHED): a later read
+    /// that empties the connection's memory ACKs it (`on_connection_read`).
+    pushed: bool,
     pub counters: ReceiverCounters,
     pub(crate) owd_log: Option<Vec<OwdSample>>,
 }
@@ -64,6 +69,8 @@ impl TcpReceiver {
             last_echo_valid: false,
             timer: LazyTimer::new(EventKind::DelayedAck),
             subflow: false,
+            read_ack: false,
+            pushed: false,
             counters: ReceiverCounters::default(),
             owd_log: None,
         }
@@ -79,8 +86,14 @@ impl TcpReceiver {
     #[inline]
     pub(crate) fn on_data(&mut self, id: PacketId, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
-        if self.subflow {
-            owner.on_data(&p, ctx.now);
+        if self.subflow && owner.on_data(&p, ctx.now) && self.read_ack {
+            // The read that empties the connection lets every subflow holding a pushed
+            // segment ACK it (mptcp_cleanup_rbuf, net/mptcp/protocol.c, runs over all).
+            for &r in owner.subflow_receivers(self.flow) {
+                if r != ctx.me {
+                    ctx.events.schedule(ctx.now, r, EventKind::ConnectionRead);
+                }
+            }
         }
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
@@ -114,7 +127,7 @@ impl TcpReceiver {
         self.last_echo_valid = p.flags & FLAG_RETRANSMIT == 0;
         if let (Some(delay), false) = (self.delayed_ack, immediate) {
             self.unacked += 1;
-            if self.unacked < 2 {
+            if self.unacked < 2 && !self.read_now(&p, owner) {
                 self.timer.arm(ctx.now + delay, ctx);
                 ctx.pool.free(id);
                 return;
@@ -122,6 +135,31 @@ impl TcpReceiver {
         }
         let option = if self.subflow { owner.ack_option(self.flow) } else { None };
         self.turn_into_ack(id, ctx, option);
+    }
+
+    /// Whether the application's read of lone segment `p` sends its ACK at once. Linux: a
+    /// full-sized segment with PSH sets ICSK_ACK_PUSHED (`tcp_measure_rcv_mss`,
+    /// net/ipv4/tcp_input.c, 6.5 on), and `tcp_cleanup_rbuf` (net/ipv4/tcp.c) ACKs it when
+    /// the read empties the receive memory; a subflow's read must empty its whole
+    /// connection's (`mptcp_subflow_could_cleanup`, net/mptcp/protocol.c). The application
+    /// reads at once, before the next segment can arrive (docs/fidelity.md).
+    fn read_now(&mut self, p: &Packet, owner: &impl FlowOwner) -> bool {
+        if !self.read_ack || p.flags & FLAG_PUSH == 0 {
+            return false;
+        }
+        if self.subflow && !owner.receive_memory_empty(self.flow) {
+            self.pushed = true;
+            return false;
+        }
+        true
+    }
+
+    /// The application read the connection's data and emptied its memory.
+    pub fn on_connection_read(&mut self, ctx: &mut Ctx) {
+        if self.pushed && self.unacked > 0 {
+            let id = ctx.pool.alloc(Packet::EMPTY);
+            self.turn_into_ack(id, ctx, None);
+        }
     }
 
     /// The delayed-ACK timer event.
@@ -137,6 +175,7 @@ impl TcpReceiver {
     #[inline(always)]
     fn turn_into_ack(&mut self, id: PacketId, ctx: &mut Ctx, option: Option<[u8; 4]>) {
         self.unacked = 0;
+        self.pushed = false;
         self.timer.cancel();
         self.counters.acks_sent += 1;
         let p = ctx.pool.get_mut(id);

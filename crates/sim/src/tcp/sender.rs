@@ -11,12 +11,13 @@ use pathpool_cc::{AckInfo, Controller, RttEstimator, Signal};
 
 use crate::ctx::Ctx;
 use crate::event::EventKind;
-use crate::packet::{Packet, PacketId, PacketKind, FLAG_ECHO_VALID, FLAG_MP_TIMESTAMP, FLAG_RETRANSMIT};
+use crate::packet::{Packet, PacketId, PacketKind, FLAG_ECHO_VALID, FLAG_MP_TIMESTAMP, FLAG_PUSH, FLAG_RETRANSMIT};
 use crate::time::{to_nanos, Time, PS_PER_SEC};
 
 use super::config::{Recovery, TcpFlowConfig, TcpTraffic};
 use super::owner::FlowOwner;
 use super::rack::LostRetransmits;
+use super::send_buffer::SendBuffer;
 use super::seqset::SeqSet;
 use super::timer::LazyTimer;
 
@@ -90,6 +91,9 @@ pub struct TcpSender {
     rescue_done: bool,
     /// `lost_retransmit = "rack"` (SACK only): lost retransmissions found before the RTO.
     rack: Option<LostRetransmits>,
+    /// Linux's send buffer (`TcpFlowConfig::linux_send_buffer`): its writes set PSH, and a
+    /// subflow's holds connection data ahead of sending.
+    send_buffer: Option<SendBuffer>,
     rtt: RttEstimator,
     rto_timer: LazyTimer,
     wake_pending: bool,
@@ -137,6 +141,7 @@ impl TcpSender {
             rxt_next: 0,
             rescue_done: false,
             rack: (cfg.rack_lost_retransmit && cfg.recovery == Recovery::Sack).then(LostRetransmits::default),
+            send_buffer: None,
             rtt: RttEstimator::with_rule(cfg.rto_rule, to_nanos(cfg.min_rto), to_nanos(cfg.max_rto), to_nanos(cfg.initial_rto)),
             rto_timer: LazyTimer::new(EventKind::TcpRto),
             wake_pending: false,
@@ -265,7 +270,7 @@ impl TcpSender {
                     if !self.sack {
                         // Partial ACK (RFC 6582 §3.2 step 4): retransmit the next hole,
                         // deflate by the amount acknowledged, add back one segment.
-                        self.transmit(self.snd_una, true, ctx, owner);
+                        self.transmit(self.snd_una, true, false, ctx, owner);
                         self.inflation = (self.inflation - newly_acked + 1.0).max(0.0);
                         // "Impatient" timer: reset only on the first partial ACK.
                         restart_timer = !self.partial_ack_seen;
@@ -346,7 +351,7 @@ impl TcpSender {
         if !self.sack {
             self.inflation = DUP_THRESH as f64;
         }
-        self.transmit(self.snd_una, true, ctx, owner);
+        self.transmit(self.snd_una, true, false, ctx, owner);
         self.rxt_next = self.snd_una + 1;
     }
 
@@ -435,6 +440,9 @@ impl TcpSender {
         }
         let limit = self.app_limit(ctx.now, owner);
         let cwnd = ctl.cwnd(self.subflow);
+        if let Some(b) = &mut self.send_buffer {
+            b.on_window(cwnd);
+        }
         let window = (cwnd + self.inflation).max(1.0) as u64;
         loop {
             // SACKed segments have left the network (RFC 6675 pipe with nothing yet lost).
@@ -449,7 +457,14 @@ impl TcpSender {
                 self.wait_for_app(ctx);
                 return cwnd;
             }
-            self.transmit(self.snd_nxt, retransmit, ctx, owner);
+            let skb_rest = if retransmit { 1 } else { self.send_buffer.as_mut().map_or(1, |b| b.rest_of_skb(self.snd_nxt)) };
+            if flight > 0 && flight + skb_rest > window {
+                // The skb leaves whole (tcp_tso_should_defer).
+                self.cwnd_limited = true;
+                return cwnd;
+            }
+            let push = !retransmit && self.send_buffer.is_some() && skb_rest == 1;
+            self.transmit(self.snd_nxt, retransmit, push, ctx, owner);
             self.snd_nxt += 1;
             if !retransmit {
                 self.high_sent = self.snd_nxt;
@@ -468,18 +483,19 @@ impl TcpSender {
                 return;
             }
             match self.next_seg(lost_below, limit) {
-                Some(Next::Again(s)) => self.transmit(s, true, ctx, owner),
+                Some(Next::Again(s)) => self.transmit(s, true, false, ctx, owner),
                 Some(Next::Retransmit(s)) => {
-                    self.transmit(s, true, ctx, owner);
+                    self.transmit(s, true, false, ctx, owner);
                     self.rxt_next = s + 1;
                 }
                 Some(Next::New(s)) => {
-                    self.transmit(s, false, ctx, owner);
+                    let push = self.ends_write(s);
+                    self.transmit(s, false, push, ctx, owner);
                     self.high_sent = s + 1;
                     self.snd_nxt = self.high_sent;
                 }
                 Some(Next::Rescue(s)) => {
-                    self.transmit(s, true, ctx, owner);
+                    self.transmit(s, true, false, ctx, owner);
                     self.rescue_done = true;
                 }
                 None => {
@@ -554,15 +570,22 @@ impl TcpSender {
         None
     }
 
-    /// Builds data segment `seq` whole (a subflow's option asked of its owner) and sends it.
+    /// Whether new segment `seq` carries PSH (the last of its skb).
+    #[inline]
+    fn ends_write(&mut self, seq: u64) -> bool {
+        self.send_buffer.as_mut().is_some_and(|b| b.ends_skb(seq))
+    }
+
+    /// Builds data segment `seq` whole (a subflow's option asked of its owner) and sends it;
+    /// `push`: with PSH, the last segment the sender sends in one go.
     #[inline(always)]
-    fn transmit(&mut self, seq: u64, retransmit: bool, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
+    fn transmit(&mut self, seq: u64, retransmit: bool, push: bool, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let mut p = Packet::EMPTY;
         p.seq = seq;
         p.ts = ctx.now;
         p.route = self.route;
         p.kind = PacketKind::TcpData;
-        p.flags = if retransmit { FLAG_RETRANSMIT } else { 0 };
+        p.flags = if retransmit { FLAG_RETRANSMIT } else { 0 } | if push { FLAG_PUSH } else { 0 };
         p.size_bytes = self.mss_bytes;
         p.flow = self.flow;
         if self.mptcp_subflow {
@@ -608,6 +631,11 @@ impl TcpSender {
         self.mptcp_subflow
     }
 
+    /// Gives the sender Linux's send buffer (`TcpFlowConfig::linux_send_buffer`).
+    pub(crate) fn set_send_buffer(&mut self, b: SendBuffer) {
+        self.send_buffer = Some(b);
+    }
+
     /// Whether the connection has data the scheduler would grant to this subflow.
     pub(crate) fn set_connection_has_data(&mut self, has_data: bool) {
         self.connection_has_data = has_data;
@@ -618,6 +646,11 @@ impl TcpSender {
     pub(crate) fn new_data_room(&self, ctl: &Controller, data_limit: u64) -> u64 {
         if !self.active {
             return 0;
+        }
+        if let Some(b) = &self.send_buffer {
+            // Linux pushes connection data into the subflow's buffer as far as it has room,
+            // ahead of what the window lets it send.
+            return b.capacity().saturating_sub(data_limit.max(self.high_sent) - self.snd_una);
         }
         let pending = data_limit.saturating_sub(self.high_sent);
         let room = if self.sack && self.phase != Phase::Open {

@@ -15,6 +15,9 @@ pub struct Settings {
     pub repeats: u32,
     /// Extra `--set` overrides applied to every case (after quick mode's).
     pub overrides: Vec<String>,
+    /// Take the real runs from this earlier report's folder (CASE/real/repeat-K/summary.json)
+    /// instead of running the testbed: the simulator side measured again against them.
+    pub real_from: Option<PathBuf>,
 }
 
 fn io(dir: &Path) -> impl Fn(std::io::Error) -> TestbedError + '_ {
@@ -47,6 +50,9 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         sim_keys = summary.keys().cloned().collect();
     }
     log(&format!("{}: simulator {:?}", case.name, sim));
+    if let Some(earlier) = &settings.real_from {
+        return Ok((sim, earlier_real(case, earlier, settings.repeats, &sim_keys, &quantity)?));
+    }
     let mut real = Vec::new();
     for repeat in 1..=settings.repeats {
         let mut o = overrides.clone();
@@ -67,4 +73,36 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         real.push(v);
     }
     Ok((sim, real))
+}
+
+/// The case's real runs kept from an earlier report: every repeat-K folder there, K from 1,
+/// at least `want` of them.
+fn earlier_real(
+    case: &Case,
+    earlier: &Path,
+    want: u32,
+    sim_keys: &[String],
+    quantity: &dyn Fn(&std::collections::BTreeMap<String, serde_json::Value>, &Path) -> Result<f64>,
+) -> Result<Vec<f64>> {
+    let mut real = Vec::new();
+    for repeat in 1.. {
+        let dir = earlier.join(case.name).join("real").join(format!("repeat-{repeat}"));
+        let file = dir.join("summary.json");
+        if !file.is_file() {
+            break;
+        }
+        let text = std::fs::read_to_string(&file).map_err(|e| TestbedError(format!("--real-from: reading '{}': {e}", file.display())))?;
+        let summary: std::collections::BTreeMap<String, serde_json::Value> =
+            serde_json::from_str(&text).map_err(|e| TestbedError(format!("--real-from: '{}' is not a summary.json: {e}", file.display())))?;
+        let missing: Vec<&String> = sim_keys.iter().filter(|k| !summary.contains_key(*k)).collect();
+        if !missing.is_empty() {
+            return Err(TestbedError(format!("--real-from: '{}' lacks keys the simulator writes: {missing:?}", file.display())));
+        }
+        real.push(quantity(&summary, &dir)?);
+    }
+    if real.len() < want as usize {
+        let dir = earlier.join(case.name).join("real");
+        return Err(TestbedError(format!("--real-from: expected at least {want} runs in '{}' (repeat-1 ... repeat-{want}), found {}", dir.display(), real.len())));
+    }
+    Ok(real)
 }

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""How a receiver acknowledges each TCP flow or MPTCP subflow, from captures at the receiver
+(real: the testbed's `--capture` of the link into the receiver; simulated: `pathpool run
+--pcap`), so that real Linux and the simulator are read by one yardstick (docs/fidelity.md,
+MPTCP).
+
+    python3 scripts/ack_pattern.py --data D/capture/bottleneck.pcap --acks D/capture/bottleneck.reverse.pcap
+    python3 scripts/ack_pattern.py --data S/pcap/dst.pcap        # a simulated receiver host
+
+Per flow (source address and port of its data), after the first `--skip` seconds:
+
+- PSH: the share of its data segments that carry it, and how far apart (in segments) one
+  PSH segment is from the next: 2 or 3 (Linux's skbs of two segments, now and then three);
+- ACKs by segments newly acknowledged: the share of the receiver's pure ACKs that advance the
+  cumulative ACK by 1, 2 or 3+ segments;
+- ACK hold at a train's end: for a segment after which the flow's next segment comes more than
+  `--gap` later, the time to the first ACK that covers it, less the flow's floor (the 10th
+  percentile of that time over all its segments); the share held over 0.3 ms, the median of
+  those holds and the share of them over 35 ms (the delayed-ACK timer's).
+
+And over all flows: how the bottleneck interleaves them, as runs of consecutive segments of
+one flow in the order they reach the receiver (mean run, share of runs of 10 or more).
+
+With `--sender CAPTURE` (a capture at one flow's sender, e.g. its access link), also that
+flow's bursts (segments less than 100 us apart): their sizes, and the share that end with PSH.
+
+Standard library only.
+"""
+import argparse
+import bisect
+import os
+import sys
+from collections import Counter, defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mptcp_acks import after, tcp_segments  # noqa: E402  (the same capture reader)
+
+
+def segments(path):
+    """(time, (src, sport), (dst, dport), seq, ack, payload, PSH) per TCP segment of an IPv4 capture."""
+    for t, src, dst, seq, ack, payload, _ipid, psh in tcp_segments(path):
+        yield t, src, dst, seq, ack, payload, psh
+
+
+def pct(v, q):
+    v = sorted(v)
+    return v[min(int(q * len(v)), len(v) - 1)] if v else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, help="capture with the data segments as they reach the receiver")
+    ap.add_argument("--acks", help="capture with the receiver's ACKs (default: the --data capture)")
+    ap.add_argument("--skip", type=float, default=5.0, help="seconds left out at the start (slow start)")
+    ap.add_argument("--gap", type=float, default=1e-3, help="a longer pause between a flow's segments ends a train (s)")
+    ap.add_argument("--sender", action="append", default=[], help="a capture at one flow's sender: its bursts")
+    a = ap.parse_args()
+    data, acks, order = defaultdict(list), defaultdict(list), []
+    for t, src, dst, seq, _ack, n, psh in segments(a.data):
+        if n > 0:
+            data[(src, dst)].append((t, seq, n, psh))
+            order.append((t, src))
+    for t, src, dst, _seq, ack, n, _psh in segments(a.acks or a.data):
+        if n == 0:
+            acks[(dst, src)].append((t, ack))
+    if not data:
+        sys.exit(f"{a.data}: no TCP data segments")
+    start = min(v[0][0] for v in data.values()) + a.skip
+    for key in sorted(data, key=lambda k: -len(data[k])):
+        segs, replies = data[key], acks.get(key, [])
+        mss = Counter(n for _, _, n, _ in segs).most_common(1)[0][0]
+        segs = [s for s in segs if s[0] > start]
+        if len(segs) < 100 or not replies:
+            continue
+        per_ack, prev = Counter(), None
+        for t, ack in replies:
+            if prev is not None and t > start:
+                per_ack[min(round(((ack - prev) % 2**32) / mss), 3) if after(ack, prev) and ack != prev else 0] += 1
+            prev = ack if prev is None or after(ack, prev) else prev
+        times = [t for t, _ in replies]
+        holds, ends = [], []
+        for i, (t, seq, n, _) in enumerate(segs[:-1]):
+            end = (seq + n) % 2**32
+            j = bisect.bisect_left(times, t)
+            while j < len(replies) and not after(replies[j][1], end):
+                j += 1
+            if j == len(replies):
+                continue
+            holds.append(replies[j][0] - t)
+            if segs[i + 1][0] - t > a.gap:
+                ends.append(replies[j][0] - t)
+        pushed = sorted(seq for _, seq, _, psh in segs if psh)
+        apart = Counter(min(round(((b - x) % 2**32) / mss), 4) for x, b in zip(pushed, pushed[1:]))
+        floor = pct(holds, 0.1)
+        ends = [x - floor for x in ends]
+        held = [x for x in ends if x > 0.3e-3]
+        acked = sum(per_ack[k] for k in (1, 2, 3)) or 1
+        name = f"{'.'.join(map(str, key[0][0]))}:{key[0][1]}"
+        spacing = sum(apart.values()) or 1
+        print(f"{name}: {len(segs)} segments, PSH {sum(s[3] for s in segs) / len(segs):.2f} (2 / 3 segments apart {apart[2] / spacing:.2f} / {apart[3] / spacing:.2f}); ACKs of 1 / 2 / 3+ segments "
+              + " / ".join(f"{per_ack[k] / acked:.3f}" for k in (1, 2, 3))
+              + f"; train ends {len(ends)}, ACK held over 0.3 ms {len(held) / max(len(ends), 1):.2f}"
+              f" (median {pct(held, 0.5) * 1e3:.1f} ms, by the 40 ms timer {sum(x > 35e-3 for x in held) / max(len(held), 1):.2f})")
+
+    runs(order, start)
+    for path in a.sender:
+        bursts(path, a.skip)
+
+
+def runs(order, start):
+    """Runs of consecutive segments of one flow, in arrival order."""
+    lengths, current, prev = [], 0, None
+    for t, src in order:
+        if t <= start:
+            continue
+        if src == prev:
+            current += 1
+        else:
+            if current:
+                lengths.append(current)
+            current, prev = 1, src
+    if lengths:
+        print(f"runs of one flow: {len(lengths)}, mean {sum(lengths) / len(lengths):.1f} segments, of 10 or more {sum(x >= 10 for x in lengths) / len(lengths):.2f}")
+
+
+def bursts(path, skip):
+    """Burst sizes at a sender and the share of bursts whose last segment has PSH."""
+    data = [(t, psh) for t, _s, _d, _q, _a, n, psh in segments(path) if n > 0]
+    if not data:
+        sys.exit(f"{path}: no TCP data segments")
+    data = [x for x in data if x[0] > data[0][0] + skip]
+    runs, current = [], [data[0]]
+    for prev, x in zip(data, data[1:]):
+        if x[0] - prev[0] < 100e-6:
+            current.append(x)
+        else:
+            runs.append(current)
+            current = [x]
+    sizes = Counter(min(len(r), 4) for r in runs)
+    print(f"{path}: {len(runs)} bursts, of 1 / 2 / 3 / 4+ segments " + " / ".join(f"{sizes[k] / len(runs):.3f}" for k in (1, 2, 3, 4))
+          + f"; ending with PSH {sum(r[-1][1] for r in runs) / len(runs):.2f}")
+
+
+if __name__ == "__main__":
+    main()
