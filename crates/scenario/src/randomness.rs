@@ -1,6 +1,7 @@
 //! Which parts of a scenario draw random numbers. Only RED and random-tail-drop queues,
-//! random loss and Poisson or on-off UDP sources do (pathpool_sim::rng); everything else is
-//! deterministic, so a scenario without any of them gives the same result for every seed.
+//! random loss, Poisson or on-off UDP sources, a TCP sender's `send_jitter` and Linux's send
+//! buffer (`send_buffer = "linux"`: its skb sizes) do (pathpool_sim::rng); everything else
+//! is deterministic, so a scenario without any of them gives the same result for every seed.
 
 use crate::schema::{DirectionSpec, FlowKind, QueueSpec, Scenario, UdpPattern};
 
@@ -19,10 +20,21 @@ pub fn random_elements(s: &Scenario) -> Vec<String> {
         }
     }
     for f in &s.flows {
-        if let FlowKind::Udp(u) = &f.kind {
-            if !matches!(u.pattern, UdpPattern::Constant { .. }) {
-                found.push(format!("flows.{}", f.name.value));
+        let tcp = match &f.kind {
+            FlowKind::Udp(u) => {
+                if !matches!(u.pattern, UdpPattern::Constant { .. }) {
+                    found.push(format!("flows.{}", f.name.value));
+                }
+                continue;
             }
+            FlowKind::Tcp(t) => t,
+            FlowKind::Mptcp(m) => &m.tcp,
+        };
+        if tcp.send_jitter > 0 {
+            found.push(format!("flows.{}.send_jitter", f.name.value));
+        }
+        if tcp.linux_send_buffer {
+            found.push(format!("flows.{}.send_buffer", f.name.value));
         }
     }
     found
@@ -43,7 +55,7 @@ fn direction_randomness(d: &DirectionSpec) -> Vec<&'static str> {
 /// anything; None when the scenario draws random numbers or no seed was asked for.
 pub fn seed_warning(s: &Scenario) -> Option<String> {
     (s.simulation.seed_given && random_elements(s).is_empty()).then(|| {
-        "warning: the seed changes nothing here: the scenario has no random element (no RED or random-tail-drop queue, no random loss, no Poisson or on-off UDP source), so every seed gives byte-identical results; flows of equal RTT through a drop-tail queue can also lock into phase, which RED or queue = \"random-tail-drop\" breaks (docs/scenarios.md, \"Randomness\")".to_string()
+        "warning: the seed changes nothing here: the scenario has no random element (no RED or random-tail-drop queue, no random loss, no Poisson or on-off UDP source, no send_jitter, no send_buffer = \"linux\"), so every seed gives byte-identical results; flows of equal RTT through a drop-tail queue can also lock into phase, which RED or queue = \"random-tail-drop\" breaks (docs/scenarios.md, \"Randomness\")".to_string()
     })
 }
 
@@ -83,5 +95,14 @@ mod tests {
         let udp = |pattern: &str| format!("{BASE}[[flows]]\nname = \"u\"\nkind = \"udp\"\nroute = [\"a\", \"b\"]\nrate = \"1Mbps\"\n{pattern}");
         assert_eq!(random_elements(&scenario(&udp("traffic = \"poisson\"\n"), &[])), vec!["flows.u".to_string()]);
         assert!(random_elements(&scenario(&udp(""), &[])).is_empty(), "constant-rate UDP is deterministic");
+    }
+
+    #[test]
+    fn send_jitter_and_linux_send_buffers_are_random() {
+        let s = scenario(BASE, &["flows.f.send_jitter=100us"]);
+        assert_eq!(random_elements(&s), vec!["flows.f.send_jitter".to_string()]);
+        let s = scenario(BASE, &["flows.f.send_buffer=linux"]);
+        assert_eq!(random_elements(&s), vec!["flows.f.send_buffer".to_string()]);
+        assert!(seed_warning(&s).is_none());
     }
 }
