@@ -16,7 +16,7 @@ capture time plus the delay. Per `--in` capture, after the first `--skip` second
   simulator puts every packet of a flow at one phase.
 - response: when FILE's reverse capture (FILE with `.reverse.pcap`) exists, the time from
   an ACK reaching the sender (its capture time plus the delay) to each data packet leaving
-  it, median and 90th percentile.
+  it, median, 90th and 99th percentile.
 - drops: data packets captured going in and never coming out (matched on address, port,
   sequence number and IP ID), and congestion episodes (drops less than 200 ms apart), with
   how many episodes each flow lost a packet in.
@@ -125,7 +125,7 @@ def main():
             acks = sorted(t + delay for t, _, p, _ in segments(reverse) if p == 0)
             wait = sorted(t - acks[i] for t, _ in data if t >= start for i in [bisect.bisect_right(acks, t) - 1] if i >= 0)
             if wait:
-                response = (f"  data after the latest ACK reached the sender: median {wait[len(wait) // 2] * 1e6:.0f} us, 90th percentile {wait[9 * len(wait) // 10] * 1e6:.0f} us")
+                response = (f"  data after the latest ACK reached the sender: median {wait[len(wait) // 2] * 1e6:.0f} us, 90th percentile {wait[9 * len(wait) // 10] * 1e6:.0f} us, 99th {wait[99 * len(wait) // 100] * 1e6:.0f} us")
         else:
             response = None
         h = Counter(min(int(x * 10), 9) for x, _ in phases)

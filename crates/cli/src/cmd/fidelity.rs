@@ -18,7 +18,7 @@ pub struct FidelityArgs {
     /// Only these cases (comma-separated names of scenarios/fidelity/*.toml).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub cases: Vec<String>,
-    /// Simulator seeds per case [default: 5, quick 3].
+    /// Simulator seeds per case [default: 20, quick 3]: the simulator is cheap, and its seeds spread as widely as real runs do.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub seeds: Option<u32>,
     /// Real runs per case [default: 5, quick 3].
@@ -73,7 +73,7 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
     let settings = Settings {
         scenarios: a.scenarios.clone(),
         quick: a.quick,
-        seeds: a.seeds.unwrap_or(if a.quick { 3 } else { 5 }),
+        seeds: a.seeds.unwrap_or(if a.quick { 3 } else { 20 }),
         repeats: a.repeats.unwrap_or(if a.quick { 3 } else { 5 }),
         overrides: a.set.clone(),
         real_from: a.real_from.clone(),
