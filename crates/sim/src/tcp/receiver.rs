@@ -86,14 +86,8 @@ impl TcpReceiver {
     #[inline]
     pub(crate) fn on_data(&mut self, id: PacketId, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
-        if self.subflow && owner.on_data(&p, ctx.now) && self.read_ack {
-            // The read that empties the connection lets every subflow holding a pushed
-            // segment ACK it (mptcp_cleanup_rbuf, net/mptcp/protocol.c, runs over all).
-            for &r in owner.subflow_receivers(self.flow) {
-                if r != ctx.me {
-                    ctx.events.schedule(ctx.now, r, EventKind::ConnectionRead);
-                }
-            }
+        if self.subflow {
+            self.subflow_data(&p, ctx, owner);
         }
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
@@ -143,6 +137,7 @@ impl TcpReceiver {
     /// the read empties the receive memory; a subflow's read must empty its whole
     /// connection's (`mptcp_subflow_could_cleanup`, net/mptcp/protocol.c). The application
     /// reads at once, before the next segment can arrive (docs/fidelity.md).
+    #[inline(never)]
     fn read_now(&mut self, p: &Packet, owner: &impl FlowOwner) -> bool {
         if !self.read_ack || p.flags & FLAG_PUSH == 0 {
             return false;
@@ -159,6 +154,20 @@ impl TcpReceiver {
         if self.pushed && self.unacked > 0 {
             let id = ctx.pool.alloc(Packet::EMPTY);
             self.turn_into_ack(id, ctx, None);
+        }
+    }
+
+    /// A subflow's data reaches its connection. The read that empties the connection lets
+    /// every subflow holding a pushed segment ACK it (mptcp_cleanup_rbuf,
+    /// net/mptcp/protocol.c, runs over all).
+    #[inline(never)]
+    fn subflow_data(&mut self, p: &Packet, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
+        if owner.on_data(p, ctx.now) && self.read_ack {
+            for &r in owner.subflow_receivers(self.flow) {
+                if r != ctx.me {
+                    ctx.events.schedule(ctx.now, r, EventKind::ConnectionRead);
+                }
+            }
         }
     }
 

@@ -93,7 +93,7 @@ pub struct TcpSender {
     rack: Option<LostRetransmits>,
     /// Linux's send buffer (`TcpFlowConfig::linux_send_buffer`): its writes set PSH, and a
     /// subflow's holds connection data ahead of sending.
-    send_buffer: Option<SendBuffer>,
+    send_buffer: Option<Box<SendBuffer>>,
     rtt: RttEstimator,
     rto_timer: LazyTimer,
     wake_pending: bool,
@@ -440,8 +440,8 @@ impl TcpSender {
         }
         let limit = self.app_limit(ctx.now, owner);
         let cwnd = ctl.cwnd(self.subflow);
-        if let Some(b) = &mut self.send_buffer {
-            b.on_window(cwnd);
+        if self.send_buffer.is_some() {
+            self.note_window(cwnd);
         }
         let window = (cwnd + self.inflation).max(1.0) as u64;
         loop {
@@ -457,13 +457,16 @@ impl TcpSender {
                 self.wait_for_app(ctx);
                 return cwnd;
             }
-            let skb_rest = if retransmit { 1 } else { self.send_buffer.as_mut().map_or(1, |b| b.rest_of_skb(self.snd_nxt)) };
-            if flight > 0 && flight + skb_rest > window {
-                // The skb leaves whole (tcp_tso_should_defer).
-                self.cwnd_limited = true;
-                return cwnd;
+            let mut push = false;
+            if self.send_buffer.is_some() && !retransmit {
+                match self.skb_may_leave(flight, window) {
+                    Some(last) => push = last,
+                    None => {
+                        self.cwnd_limited = true;
+                        return cwnd;
+                    }
+                }
             }
-            let push = !retransmit && self.send_buffer.is_some() && skb_rest == 1;
             self.transmit(self.snd_nxt, retransmit, push, ctx, owner);
             self.snd_nxt += 1;
             if !retransmit {
@@ -570,6 +573,22 @@ impl TcpSender {
         None
     }
 
+    /// With Linux's send buffer: whether the skb of new segment `snd_nxt` may leave now
+    /// (it leaves whole, `tcp_tso_should_defer`), and if so whether this segment ends it.
+    #[inline(never)]
+    fn skb_may_leave(&mut self, flight: u64, window: u64) -> Option<bool> {
+        let b = self.send_buffer.as_mut()?;
+        let rest = b.rest_of_skb(self.snd_nxt);
+        (flight == 0 || flight + rest <= window).then_some(rest == 1)
+    }
+
+    #[inline(never)]
+    fn note_window(&mut self, cwnd: f64) {
+        if let Some(b) = &mut self.send_buffer {
+            b.on_window(cwnd);
+        }
+    }
+
     /// Whether new segment `seq` carries PSH (the last of its skb).
     #[inline]
     fn ends_write(&mut self, seq: u64) -> bool {
@@ -633,7 +652,7 @@ impl TcpSender {
 
     /// Gives the sender Linux's send buffer (`TcpFlowConfig::linux_send_buffer`).
     pub(crate) fn set_send_buffer(&mut self, b: SendBuffer) {
-        self.send_buffer = Some(b);
+        self.send_buffer = Some(Box::new(b));
     }
 
     /// Whether the connection has data the scheduler would grant to this subflow.
