@@ -90,7 +90,7 @@ pub struct TcpSender {
     rxt_next: u64,
     rescue_done: bool,
     /// `lost_retransmit = "rack"` (SACK only): lost retransmissions found before the RTO.
-    rack: Option<LostRetransmits>,
+    rack: Option<Box<LostRetransmits>>,
     /// Linux's send buffer (`TcpFlowConfig::linux_send_buffer`): its writes set PSH, and a
     /// subflow's holds connection data ahead of sending.
     send_buffer: Option<Box<SendBuffer>>,
@@ -140,7 +140,7 @@ impl TcpSender {
             scoreboard: SeqSet::new(if cfg.recovery == Recovery::Sack { 256 } else { 64 }),
             rxt_next: 0,
             rescue_done: false,
-            rack: (cfg.rack_lost_retransmit && cfg.recovery == Recovery::Sack).then(LostRetransmits::default),
+            rack: (cfg.rack_lost_retransmit && cfg.recovery == Recovery::Sack).then(Box::default),
             send_buffer: None,
             rtt: RttEstimator::with_rule(cfg.rto_rule, to_nanos(cfg.min_rto), to_nanos(cfg.max_rto), to_nanos(cfg.initial_rto)),
             rto_timer: LazyTimer::new(EventKind::TcpRto),
@@ -534,14 +534,14 @@ impl TcpSender {
         let r = self.rxt_next.clamp(una, hs);
         let retransmitted = (r - una) - self.scoreboard.count(una, r);
         // A retransmission found lost has left the network.
-        let lost_again = self.rack.as_ref().map_or(0, LostRetransmits::lost_count);
+        let lost_again = self.rack.as_deref().map_or(0, LostRetransmits::lost_count);
         (not_lost + retransmitted).saturating_sub(lost_again)
     }
 
     /// RFC 6675 §4 NextSeg.
     fn next_seg(&self, lost_below: u64, limit: u64) -> Option<Next> {
         // (0) a retransmission found lost (RFC 8985 §6.2), before anything else
-        if let Some(s) = self.rack.as_ref().and_then(LostRetransmits::next) {
+        if let Some(s) = self.rack.as_deref().and_then(LostRetransmits::next) {
             return Some(Next::Again(s));
         }
         let first_unsacked = self.scoreboard.next_absent(self.rxt_next.max(self.snd_una));
