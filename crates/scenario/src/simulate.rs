@@ -91,19 +91,8 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 cfg.cc = t.cc;
                 let cubic = pathpool_cc::CubicParams { rules: t.cubic_rules, ..Default::default() };
                 cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, cubic, ..sim::CcConfig::default() };
-                cfg.recovery = t.recovery;
-                cfg.delayed_ack = delayed_ack(t);
-                cfg.linux_receiver = t.linux_receiver;
-                cfg.linux_send_buffer = t.linux_send_buffer;
-                cfg.mss_bytes = t.packet_size as u32;
-                cfg.ack_bytes = t.ack_size as u32;
-                cfg.min_rto = t.min_rto;
-                cfg.rto_rule = t.rto;
-                cfg.rack_lost_retransmit = t.rack_lost_retransmit;
-                cfg.max_rto = cfg.max_rto.max(t.min_rto);
+                tcp_keys(&mut cfg, t, flow.start, flow.stop);
                 cfg.traffic = t.traffic;
-                cfg.start = flow.start;
-                cfg.stop = flow.stop;
                 cfg.log_delays = t.log_delays;
                 sim_flows.push((flow.name.clone(), t.traffic == TcpTraffic::Bulk));
                 s.add_tcp_flow(cfg).map(|_| ())
@@ -127,18 +116,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 cfg.receive_buffer = m.receive_buffer;
                 let t = &m.tcp;
                 cfg.tcp.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
-                cfg.tcp.recovery = t.recovery;
-                cfg.tcp.delayed_ack = delayed_ack(t);
-                cfg.tcp.linux_receiver = t.linux_receiver;
-                cfg.tcp.linux_send_buffer = t.linux_send_buffer;
-                cfg.tcp.mss_bytes = t.packet_size as u32;
-                cfg.tcp.ack_bytes = t.ack_size as u32;
-                cfg.tcp.min_rto = t.min_rto;
-                cfg.tcp.rto_rule = t.rto;
-                cfg.tcp.rack_lost_retransmit = t.rack_lost_retransmit;
-                cfg.tcp.max_rto = cfg.tcp.max_rto.max(t.min_rto);
-                cfg.tcp.start = flow.start;
-                cfg.tcp.stop = flow.stop;
+                tcp_keys(&mut cfg.tcp, t, flow.start, flow.stop);
                 let first = sim_flows.len();
                 for k in 0..flow.subflows.len() {
                     sim_flows.push((format!("{}.sf{k}", flow.name), false));
@@ -239,8 +217,19 @@ fn with_jitter(s: &mut sim::Simulation, jitter: u64, mut fwd: Vec<sim::ElementId
     fwd
 }
 
-/// The delayed-ACK timeout a flow's receiver uses, if it delays ACKs.
-fn delayed_ack(t: &crate::schema::TcpSpec) -> Option<sim::Time> {
+/// The TCP keys a TCP flow and every subflow of an MPTCP connection share.
+fn tcp_keys(cfg: &mut sim::TcpFlowConfig, t: &crate::schema::TcpSpec, start: sim::Time, stop: Option<sim::Time>) {
     let timeout = if t.linux_receiver { sim::TcpFlowConfig::LINUX_DELAYED_ACK } else { sim::TcpFlowConfig::DEFAULT_DELAYED_ACK };
-    t.delayed_ack.then_some(timeout)
+    cfg.recovery = t.recovery;
+    cfg.delayed_ack = t.delayed_ack.then_some(timeout);
+    cfg.linux_receiver = t.linux_receiver;
+    cfg.linux_send_buffer = t.linux_send_buffer;
+    cfg.mss_bytes = t.packet_size as u32;
+    cfg.ack_bytes = t.ack_size as u32;
+    cfg.min_rto = t.min_rto;
+    cfg.rto_rule = t.rto;
+    cfg.rack_lost_retransmit = t.rack_lost_retransmit;
+    cfg.max_rto = cfg.max_rto.max(t.min_rto);
+    cfg.start = start;
+    cfg.stop = stop;
 }

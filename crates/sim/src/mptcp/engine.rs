@@ -17,7 +17,7 @@ use super::receiver::{DataReceiver, SbdReceiver};
 use super::sender::DataSender;
 use crate::element::FlowId;
 use crate::packet::{Packet, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
-use crate::tcp::{FlowOwner, TcpSender};
+use crate::tcp::{ConnectionMemory, FlowOwner, TcpSender};
 use crate::time::Time;
 
 /// An MPTCP connection, numbered in creation order from 0.
@@ -91,21 +91,22 @@ impl FlowOwner for MptcpLayer {
     }
 
     #[inline(never)]
-    fn on_data(&mut self, p: &Packet, now: Time) -> bool {
+    fn on_data(&mut self, p: &Packet, now: Time) -> ConnectionMemory {
         let (c, k) = self.locate(p.flow);
         let conn = &mut self.conns[c];
         let gap_before = !conn.rx.nothing_out_of_order();
         if let Some(dsn) = conn.data.maps[k].get(p.seq) {
             conn.rx.on_segment(dsn, p.size_bytes);
         }
-        let emptied = gap_before && conn.rx.nothing_out_of_order();
-        let Some(sbd) = &mut conn.sbd else { return emptied };
+        let empty = conn.rx.nothing_out_of_order();
+        let memory = ConnectionMemory { empty, emptied: gap_before && empty };
+        let Some(sbd) = &mut conn.sbd else { return memory };
         if p.flags & FLAG_MP_TIMESTAMP != 0 {
             if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
                 sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
             }
         }
-        emptied
+        memory
     }
 
     fn subflow_receivers(&self, flow: u32) -> &[u32] {
@@ -116,12 +117,6 @@ impl FlowOwner for MptcpLayer {
     fn ack_option(&mut self, flow: u32) -> Option<[u8; 4]> {
         let (c, _) = self.locate(flow);
         Some(self.conns[c].sbd.as_mut()?.next_group_option()?.packet_bytes())
-    }
-
-    #[inline(never)]
-    fn receive_memory_empty(&self, flow: u32) -> bool {
-        let (c, _) = self.locate(flow);
-        self.conns[c].rx.nothing_out_of_order()
     }
 
     /// Before subflow sender `s` handles ACK `p`: decisions and RTT samples for the

@@ -12,6 +12,16 @@ use super::TcpSender;
 use crate::packet::Packet;
 use crate::time::Time;
 
+/// An MPTCP connection's receive memory after the application read a subflow's segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ConnectionMemory {
+    /// Nothing out of order at the data level: Linux lets a subflow send its read-time ACK
+    /// only then (`mptcp_subflow_could_cleanup`, net/mptcp/protocol.c).
+    pub empty: bool,
+    /// This segment filled the last data-level gap.
+    pub emptied: bool,
+}
+
 pub(crate) trait FlowOwner {
     /// One past the last subflow segment of `flow` the connection's scheduler has given data
     /// to: the subflow sends new segments only below it.
@@ -24,9 +34,9 @@ pub(crate) trait FlowOwner {
     fn data_option(&mut self, flow: u32, retransmit: bool, now: Time) -> Option<[u8; 4]>;
 
     /// A subflow receiver took data segment `p`: data delivered at the connection level, and
-    /// the segment's MP_TIMESTAMP for the detector. True when it filled the connection's last
-    /// data-level gap: the application's read then empties the connection's receive memory.
-    fn on_data(&mut self, p: &Packet, now: Time) -> bool;
+    /// the segment's MP_TIMESTAMP for the detector; and what the application's read then
+    /// finds in the connection's receive memory.
+    fn on_data(&mut self, p: &Packet, now: Time) -> ConnectionMemory;
 
     /// The receiver elements of the subflows of `flow`'s connection.
     fn subflow_receivers(&self, flow: u32) -> &[u32];
@@ -34,11 +44,6 @@ pub(crate) trait FlowOwner {
     /// The option (MP_GROUP bytes) for the ACK a subflow receiver is building in answer to a
     /// data segment, if a grouping decision is due.
     fn ack_option(&mut self, flow: u32) -> Option<[u8; 4]>;
-
-    /// Whether the connection of subflow `flow` holds no data the application cannot read
-    /// yet (nothing out of order at the data level): Linux lets a subflow send its read-time
-    /// ACK only then (`mptcp_subflow_could_cleanup`, net/mptcp/protocol.c).
-    fn receive_memory_empty(&self, flow: u32) -> bool;
 
     /// A subflow sender is about to handle ACK `p`: the connection reads its option and RTT
     /// sample, and sets the subflow's coupling group and whether connection data is waiting.

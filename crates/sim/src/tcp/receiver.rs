@@ -86,9 +86,8 @@ impl TcpReceiver {
     #[inline]
     pub(crate) fn on_data(&mut self, id: PacketId, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
-        if self.subflow {
-            self.subflow_data(&p, ctx, owner);
-        }
+        // A plain TCP flow's read empties its receive memory whenever the segment is in order.
+        let memory_empty = !self.subflow || self.subflow_data(&p, ctx, owner);
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
             log.push(OwdSample { sent: p.ts, received: ctx.now, retransmission: p.flags & FLAG_RETRANSMIT != 0 });
@@ -121,7 +120,7 @@ impl TcpReceiver {
         self.last_echo_valid = p.flags & FLAG_RETRANSMIT == 0;
         if let (Some(delay), false) = (self.delayed_ack, immediate) {
             self.unacked += 1;
-            if self.unacked < 2 && !self.read_now(&p, owner) {
+            if self.unacked < 2 && !self.read_now(&p, memory_empty) {
                 self.timer.arm(ctx.now + delay, ctx);
                 ctx.pool.free(id);
                 return;
@@ -138,11 +137,11 @@ impl TcpReceiver {
     /// connection's (`mptcp_subflow_could_cleanup`, net/mptcp/protocol.c). The application
     /// reads at once, before the next segment can arrive (docs/fidelity.md).
     #[inline(never)]
-    fn read_now(&mut self, p: &Packet, owner: &impl FlowOwner) -> bool {
+    fn read_now(&mut self, p: &Packet, memory_empty: bool) -> bool {
         if !self.read_ack || p.flags & FLAG_PUSH == 0 {
             return false;
         }
-        if self.subflow && !owner.receive_memory_empty(self.flow) {
+        if !memory_empty {
             self.pushed = true;
             return false;
         }
@@ -157,18 +156,20 @@ impl TcpReceiver {
         }
     }
 
-    /// A subflow's data reaches its connection. The read that empties the connection lets
-    /// every subflow holding a pushed segment ACK it (mptcp_cleanup_rbuf,
-    /// net/mptcp/protocol.c, runs over all).
+    /// A subflow's data reaches its connection; returns whether the connection's memory is
+    /// empty after the read. The read that empties it lets every subflow holding a pushed
+    /// segment ACK it (mptcp_cleanup_rbuf, net/mptcp/protocol.c, runs over all).
     #[inline(never)]
-    fn subflow_data(&mut self, p: &Packet, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
-        if owner.on_data(p, ctx.now) && self.read_ack {
+    fn subflow_data(&mut self, p: &Packet, ctx: &mut Ctx, owner: &mut impl FlowOwner) -> bool {
+        let memory = owner.on_data(p, ctx.now);
+        if memory.emptied && self.read_ack {
             for &r in owner.subflow_receivers(self.flow) {
                 if r != ctx.me {
                     ctx.events.schedule(ctx.now, r, EventKind::ConnectionRead);
                 }
             }
         }
+        memory.empty
     }
 
     /// The delayed-ACK timer event.

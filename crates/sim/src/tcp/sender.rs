@@ -492,7 +492,7 @@ impl TcpSender {
                     self.rxt_next = s + 1;
                 }
                 Some(Next::New(s)) => {
-                    let push = self.ends_write(s);
+                    let push = self.ends_skb(s);
                     self.transmit(s, false, push, ctx, owner);
                     self.high_sent = s + 1;
                     self.snd_nxt = self.high_sent;
@@ -591,7 +591,7 @@ impl TcpSender {
 
     /// Whether new segment `seq` carries PSH (the last of its skb).
     #[inline]
-    fn ends_write(&mut self, seq: u64) -> bool {
+    fn ends_skb(&mut self, seq: u64) -> bool {
         self.send_buffer.as_mut().is_some_and(|b| b.ends_skb(seq))
     }
 

@@ -62,12 +62,7 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
-        // The testbed promises the simulator's keys (and more): a comparison that lost one
-        // would compare less than it says.
-        let missing: Vec<&String> = sim_keys.iter().filter(|k| !summary.contains_key(*k)).collect();
-        if !missing.is_empty() {
-            return Err(TestbedError(format!("{}: summary.json lacks keys the simulator writes: {missing:?}", dir.display())));
-        }
+        has_sim_keys(&summary, &sim_keys, &dir.join("summary.json"))?;
         let v = quantity(&summary, &dir)?;
         log(&format!("{}: real repeat {repeat}/{}: {v:.4}", case.name, settings.repeats));
         real.push(v);
@@ -94,10 +89,7 @@ fn earlier_real(
         let text = std::fs::read_to_string(&file).map_err(|e| TestbedError(format!("--real-from: reading '{}': {e}", file.display())))?;
         let summary: std::collections::BTreeMap<String, serde_json::Value> =
             serde_json::from_str(&text).map_err(|e| TestbedError(format!("--real-from: '{}' is not a summary.json: {e}", file.display())))?;
-        let missing: Vec<&String> = sim_keys.iter().filter(|k| !summary.contains_key(*k)).collect();
-        if !missing.is_empty() {
-            return Err(TestbedError(format!("--real-from: '{}' lacks keys the simulator writes: {missing:?}", file.display())));
-        }
+        has_sim_keys(&summary, sim_keys, &file).map_err(|e| TestbedError(format!("--real-from: {}", e.0)))?;
         real.push(quantity(&summary, &dir)?);
     }
     if real.len() < want as usize {
@@ -105,4 +97,14 @@ fn earlier_real(
         return Err(TestbedError(format!("--real-from: expected at least {want} runs in '{}' (repeat-1 ... repeat-{want}), found {}", dir.display(), real.len())));
     }
     Ok(real)
+}
+
+/// The testbed promises the simulator's keys (and more): a comparison that lost one would
+/// compare less than it says.
+fn has_sim_keys(summary: &std::collections::BTreeMap<String, serde_json::Value>, sim_keys: &[String], file: &Path) -> Result<()> {
+    let missing: Vec<&String> = sim_keys.iter().filter(|k| !summary.contains_key(*k)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(TestbedError(format!("'{}' lacks keys the simulator writes: {missing:?}", file.display())))
 }
