@@ -114,8 +114,12 @@ fn convert(value: Spanned<DeValue<'_>>, origin: MakeOrigin) -> Result<Node> {
 /// entries but not add new ones.
 const NAMED_TABLE: &str = "links";
 
+/// The path segment that selects every element of an array (`flows.*.cc=cubic`).
+const EVERY_ELEMENT: &str = "*";
+
 /// Applies `KEY=VALUE` overrides (in order) to the document. KEY is a dotted path; a path
-/// segment after an array selects an element by index or by its `name` field. VALUE is read
+/// segment after an array selects an element by index or by its `name` field, or every
+/// element with `*`. VALUE is read
 /// as a TOML value when it is one (`60`, `true`, `["a", "b"]`, `"x"`) and as a plain string
 /// otherwise (`60s`, `reno`); an empty VALUE removes the key (or array element). Missing
 /// keys and tables on the way are created (except a new link, see [`NAMED_TABLE`]); what the
@@ -168,6 +172,9 @@ fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Option<Node>, src
                     let hint = did_you_mean(seg, t.entries.iter().map(|e| e.key.as_str()));
                     return Err(src.error(at, &here, format!("nothing to remove: no such key{hint}")));
                 }
+                (None, _, false) if seg == EVERY_ELEMENT => {
+                    return Err(src.error(at, &here, format!("'*' selects every element of an array, and '{walked}' has none here")));
+                }
                 (None, _, false) if walked == NAMED_TABLE => {
                     // A typo in a link's name would otherwise add a half-made link and fail
                     // later on its missing `from`; --set changes links, it does not add them.
@@ -182,6 +189,21 @@ fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Option<Node>, src
                 _ => {}
             }
             t.get_mut(seg).expect("present or inserted above")
+        }
+        Kind::Array(items) if seg == EVERY_ELEMENT => {
+            // `flows.*.delayed_ack=false`: the same change to every element, so that one
+            // override means the same in scenarios whose flows have different names.
+            if items.is_empty() || (last && value.is_none()) {
+                return Err(src.error(at, &here, format!("'{walked}' has {} element(s); '*' changes a key in every element, it does not remove them", items.len())));
+            }
+            for (i, item) in items.iter_mut().enumerate() {
+                let here = if walked.is_empty() { i.to_string() } else { format!("{walked}.{i}") };
+                match (last, value.clone()) {
+                    (true, Some(v)) => *item = v,
+                    (_, v) => set_in(item, &path[1..], &here, v, src, at)?,
+                }
+            }
+            return Ok(());
         }
         Kind::Array(items) => {
             let names: Vec<String> = items.iter().filter_map(element_name).collect();
@@ -262,6 +284,22 @@ mod tests {
         assert!(matches!(lookup(&t, &["flows", "0", "count"]).kind, Kind::Int(3)));
         assert!(matches!(&lookup(&t, &["x", "y"]).kind, Kind::Array(a) if a.len() == 2));
         assert_eq!(lookup(&t, &["simulation", "duration"]).origin, Origin::Set(0));
+    }
+
+    #[test]
+    fn a_star_changes_every_element() {
+        let text = "[[flows]]\nname = \"a\"\n[[flows]]\nname = \"b\"\ncc = \"cubic\"\n";
+        let (t, _) = doc(text, &["flows.*.delayed_ack=false"]).unwrap();
+        for i in ["0", "1"] {
+            assert!(matches!(lookup(&t, &["flows", i, "delayed_ack"]).kind, Kind::Bool(false)));
+        }
+        assert!(matches!(&lookup(&t, &["flows", "1", "cc"]).kind, Kind::Str(s) if s == "cubic"));
+        let e = doc(text, &["flows.*="]).unwrap_err();
+        assert!(e.message.contains("does not remove"), "{e}");
+        let e = doc("flows = []\n[simulation]\nduration = \"1s\"\n", &["flows.*.cc=reno"]).unwrap_err();
+        assert!(e.message.contains("0 element(s)"), "{e}");
+        let e = doc("[simulation]\nduration = \"1s\"\n", &["flows.*.cc=reno"]).unwrap_err();
+        assert!(e.message.contains("every element of an array"), "{e}");
     }
 
     #[test]

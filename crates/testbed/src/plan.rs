@@ -116,7 +116,8 @@ pub fn build(l: &Loaded, checked: Vec<Checked>) -> Plan {
             table += 1;
             let node = sender_of(links, hop);
             let dev = &links[hop.link].device;
-            // Only the sender's own route carries the TCP attributes (initcwnd, rto_min).
+            // Only the first hop's node, the sender (or on the way back the receiver), carries
+            // the TCP attributes (initcwnd and rto_min; quickack).
             let attrs = if k == 0 { extra } else { "" };
             ip[node].push(format!("route add default dev {dev} table {table}{attrs}"));
             ip[node].push(format!("rule add from {from}/32 to {to}/32 table {table} pref 100"));
@@ -152,7 +153,7 @@ pub fn build(l: &Loaded, checked: Vec<Checked>) -> Plan {
             let src = addresses.next();
             ip_lines[sender].push(format!("address add {src}/32 dev lo"));
             route(&mut ip_lines, &links, fwd, src, destination, &spec.route_attributes());
-            route(&mut ip_lines, &links, rev, destination, src, "");
+            route(&mut ip_lines, &links, rev, destination, src, spec.receiver_route_attributes());
             if k > 0 {
                 mptcp_endpoints[sender] += 1;
                 ip_lines[sender].push(format!("mptcp endpoint add {src} id {} subflow", mptcp_endpoints[sender]));

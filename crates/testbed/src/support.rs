@@ -49,6 +49,17 @@ impl Checked {
         }
     }
 
+    /// Route attributes of the receiver's route back to the sender: `quickack 1` for
+    /// `delayed_ack = false`, which puts every socket on that route, an MPTCP connection's
+    /// subflows included, in quick-ACK mode for good (`tcp_in_quickack_mode`,
+    /// net/ipv4/tcp_input.c: `dst_metric(dst, RTAX_QUICKACK)`): one ACK per segment.
+    pub fn receiver_route_attributes(&self) -> &'static str {
+        match self {
+            Checked::Tcp { tcp, .. } | Checked::Mptcp { tcp, .. } if tcp.quickack => " quickack 1",
+            _ => "",
+        }
+    }
+
     /// SACK on (true) or off at the sender, for TCP-based flows.
     pub fn sack(&self) -> Option<bool> {
         match self {

@@ -21,7 +21,6 @@ use std::time::{Duration, Instant};
 const IPPROTO_MPTCP: libc::c_int = 262;
 const TCP_CONGESTION: libc::c_int = 13;
 const TCP_MAXSEG: libc::c_int = 2;
-const TCP_QUICKACK: libc::c_int = 12;
 const UDP_HEADERS: u64 = 28;
 const TICK: Duration = Duration::from_millis(50);
 const CHUNK: usize = 128 * 1024;
@@ -268,7 +267,6 @@ fn receive(ns: &str, spec: &Checked, dst: Ipv4Addr, stop: &AtomicBool, c: &FlowC
             }
         }
         Receiver::Stream(listener) => {
-            let quickack = tcp_settings(spec).is_some_and(|(t, _)| t.quickack);
             let mut stream: TcpStream = loop {
                 if stop.load(Ordering::Relaxed) {
                     return Ok(());
@@ -295,11 +293,6 @@ fn receive(ns: &str, spec: &Checked, dst: Ipv4Addr, stop: &AtomicBool, c: &FlowC
                     Ok(n) => {
                         total += n as u64;
                         c.received.fetch_add(n as u64, Ordering::Relaxed);
-                        if quickack {
-                            // Linux leaves quick-ACK mode on its own; asking after every read
-                            // keeps the ACK-per-segment behaviour as close as Linux allows.
-                            let _ = setsockopt_int(fd, libc::IPPROTO_TCP, TCP_QUICKACK, 1, "TCP_QUICKACK");
-                        }
                         if expected.is_some_and(|e| total >= e) && c.completed_at_bits.load(Ordering::Relaxed) == f64::NAN.to_bits() {
                             c.completed_at_bits.store(t0.elapsed().as_secs_f64().to_bits(), Ordering::Relaxed);
                         }

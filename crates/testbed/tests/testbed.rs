@@ -186,3 +186,20 @@ fn an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it() {
     }
     assert!(real["bottleneck_utilization"].as_f64().unwrap() > 0.8, "{}", real["bottleneck_utilization"]);
 }
+
+#[test]
+fn an_ack_per_segment_is_asked_on_the_receivers_route_back_for_tcp_and_subflows() {
+    let ccs = vec!["reno".to_string(), "cubic".to_string()];
+    let quickack_lines = |overrides: &[&str]| -> Vec<(usize, String)> {
+        let l = scenario("scenarios/fidelity/mptcp-shared.toml", overrides);
+        let plan = pathpool_testbed::plan::build(&l, pathpool_testbed::support::check(&l, &ccs).expect("the testbed honours it"));
+        let receivers: Vec<usize> = plan.flows.iter().map(|f| f.receiver).collect();
+        let lines: Vec<(usize, String)> = plan.ip_lines.iter().enumerate().flat_map(|(n, v)| v.iter().filter(|s| s.contains("quickack")).map(move |s| (n, s.clone()))).collect();
+        assert!(lines.iter().all(|(n, s)| receivers.contains(n) && s.ends_with(" quickack 1")), "{lines:?}");
+        lines
+    };
+    assert!(quickack_lines(&[]).is_empty());
+    // One route back per subflow (two) and one for the TCP flow.
+    assert_eq!(quickack_lines(&["flows.*.delayed_ack=false"]).len(), 3);
+    assert_eq!(quickack_lines(&["flows.tcp.delayed_ack=false"]).len(), 1);
+}

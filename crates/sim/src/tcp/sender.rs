@@ -459,7 +459,7 @@ impl TcpSender {
             }
             let mut push = false;
             if self.send_buffer.is_some() && !retransmit {
-                match self.skb_may_leave(flight, window) {
+                match self.skb_may_leave(flight, window, ctx.now) {
                     Some(last) => push = last,
                     None => {
                         self.cwnd_limited = true;
@@ -576,10 +576,9 @@ impl TcpSender {
     /// With Linux's send buffer: whether the skb of new segment `snd_nxt` may leave now
     /// (it leaves whole, `tcp_tso_should_defer`), and if so whether this segment ends it.
     #[inline(never)]
-    fn skb_may_leave(&mut self, flight: u64, window: u64) -> Option<bool> {
+    fn skb_may_leave(&mut self, flight: u64, window: u64, now: Time) -> Option<bool> {
         let b = self.send_buffer.as_mut()?;
-        let rest = b.rest_of_skb(self.snd_nxt);
-        (flight == 0 || flight + rest <= window).then_some(rest == 1)
+        b.may_leave(self.snd_nxt, window - flight, window, now)
     }
 
     #[inline(never)]
@@ -614,6 +613,9 @@ impl TcpSender {
             }
         }
         ctx.send_new(p);
+        if let Some(b) = self.send_buffer.as_deref_mut() {
+            b.on_send(ctx.now);
+        }
         self.counters.sent_packets += 1;
         if retransmit {
             self.counters.retransmissions += 1;
