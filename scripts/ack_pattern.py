@@ -107,18 +107,24 @@ def main():
         bursts(path, a.skip)
 
 
-def runs(order, start):
-    """Runs of consecutive segments of one flow, in arrival order."""
+def run_lengths(order, start):
+    """Lengths of the runs of consecutive items of one key, in (time, key) order, from `start`."""
     lengths, current, prev = [], 0, None
-    for t, src in order:
+    for t, key in order:
         if t <= start:
             continue
-        if src == prev:
+        if key == prev:
             current += 1
         else:
             if current:
                 lengths.append(current)
-            current, prev = 1, src
+            current, prev = 1, key
+    return lengths
+
+
+def runs(order, start):
+    """Runs of consecutive segments of one flow, in arrival order."""
+    lengths = run_lengths(order, start)
     if lengths:
         print(f"runs of one flow: {len(lengths)}, mean {sum(lengths) / len(lengths):.1f} segments, of 10 or more {sum(x >= 10 for x in lengths) / len(lengths):.2f}")
 

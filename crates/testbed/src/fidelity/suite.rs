@@ -59,6 +59,7 @@ impl Case {
 pub const SUITE: &[Case] = &[
     Case { name: "reno-alone", measures: "bottleneck utilisation", quantity: Quantity::Key("bottleneck_utilization"), multipath: false, quick: ("15s", "5s") },
     Case { name: "reno-rtt", measures: "throughput RTT 20 ms / RTT 40 ms", quantity: Quantity::Ratio("flow.rtt20.throughput_mbps", "flow.rtt40.throughput_mbps"), multipath: false, quick: ("25s", "5s") },
+    Case { name: "reno-phase", measures: "throughput path 1.1 ms / 1 ms", quantity: Quantity::Ratio("flow.far.throughput_mbps", "flow.near.throughput_mbps"), multipath: false, quick: ("25s", "5s") },
     Case { name: "reno-cubic", measures: "CUBIC's share", quantity: Quantity::Share("flow.cubic.throughput_mbps", "flow.reno.throughput_mbps"), multipath: false, quick: ("25s", "5s") },
     Case { name: "ten-reno", measures: "Jain's index", quantity: Quantity::Key("jain_index"), multipath: false, quick: ("20s", "5s") },
     Case { name: "long-rtt", measures: "bottleneck utilisation", quantity: Quantity::Key("bottleneck_utilization"), multipath: false, quick: ("30s", "10s") },
