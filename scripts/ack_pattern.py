@@ -16,7 +16,10 @@ Per flow (source address and port of its data), after the first `--skip` seconds
 - ACK hold at a train's end: for a segment after which the flow's next segment comes more than
   `--gap` later, the time to the first ACK that covers it, less the flow's floor (the 10th
   percentile of that time over all its segments); the share held over 0.3 ms, the median of
-  those holds and the share of them over 35 ms (the delayed-ACK timer's).
+  those holds and the share of them over 35 ms (the delayed-ACK timer's);
+- ACKs of one segment by what sent them: at once (within 0.3 ms of the floor) for a segment
+  with PSH (Linux's read-time ACK), at once for one without (quick-ACK mode), or later (a
+  held ACK let go by a read, another segment or the timer).
 
 And over all flows: how the bottleneck interleaves them, as runs of consecutive segments of
 one flow in the order they reach the receiver (mean run, share of runs of 10 or more).
@@ -72,10 +75,16 @@ def main():
         segs = [s for s in segs if s[0] > start]
         if len(segs) < 100 or not replies:
             continue
-        per_ack, prev = Counter(), None
+        arrived = {}
+        for t, seq, n, psh in data[key]:
+            arrived.setdefault((seq + n) % 2**32, (t, psh))
+        per_ack, singles, single_acks, prev = Counter(), Counter(), [], None
         for t, ack in replies:
             if prev is not None and t > start:
-                per_ack[min(round(((ack - prev) % 2**32) / mss), 3) if after(ack, prev) and ack != prev else 0] += 1
+                size = min(round(((ack - prev) % 2**32) / mss), 3) if after(ack, prev) and ack != prev else 0
+                per_ack[size] += 1
+                if size == 1 and ack in arrived:
+                    single_acks.append((t - arrived[ack][0], arrived[ack][1]))
             prev = ack if prev is None or after(ack, prev) else prev
         times = [t for t, _ in replies]
         holds, ends = [], []
@@ -92,6 +101,8 @@ def main():
         pushed = sorted(seq for _, seq, _, psh in segs if psh)
         apart = Counter(min(round(((b - x) % 2**32) / mss), 4) for x, b in zip(pushed, pushed[1:]))
         floor = pct(holds, 0.1)
+        for wait, psh in single_acks:
+            singles["at once, PSH" if wait - floor <= 0.3e-3 and psh else "at once, no PSH" if wait - floor <= 0.3e-3 else "later"] += 1
         ends = [x - floor for x in ends]
         held = [x for x in ends if x > 0.3e-3]
         acked = sum(per_ack[k] for k in (1, 2, 3)) or 1
@@ -100,7 +111,9 @@ def main():
         print(f"{name}: {len(segs)} segments, PSH {sum(s[3] for s in segs) / len(segs):.2f} (2 / 3 segments apart {apart[2] / spacing:.2f} / {apart[3] / spacing:.2f}); ACKs of 1 / 2 / 3+ segments "
               + " / ".join(f"{per_ack[k] / acked:.3f}" for k in (1, 2, 3))
               + f"; train ends {len(ends)}, ACK held over 0.3 ms {len(held) / max(len(ends), 1):.2f}"
-              f" (median {pct(held, 0.5) * 1e3:.1f} ms, by the 40 ms timer {sum(x > 35e-3 for x in held) / max(len(held), 1):.2f})")
+              f" (median {pct(held, 0.5) * 1e3:.1f} ms, by the 40 ms timer {sum(x > 35e-3 for x in held) / max(len(held), 1):.2f})"
+              + "; ACKs of 1 segment that acknowledge it at once with PSH / at once without PSH / later "
+              + " / ".join(f"{singles[k] / max(sum(singles.values()), 1):.2f}" for k in ("at once, PSH", "at once, no PSH", "later")))
 
     runs(order, start)
     for path in a.sender:
