@@ -173,7 +173,7 @@ fn set_in(node: &mut Node, path: &[&str], walked: &str, value: Option<Node>, src
                     return Err(src.error(at, &here, format!("nothing to remove: no such key{hint}")));
                 }
                 (None, _, false) if seg == EVERY_ELEMENT => {
-                    return Err(src.error(at, &here, format!("'*' selects every element of an array, and '{walked}' has none here")));
+                    return Err(src.error(at, &here, format!("'*' selects every element of an array, and '{walked}' is not one here (name the entry instead)")));
                 }
                 (None, _, false) if walked == NAMED_TABLE => {
                     // A typo in a link's name would otherwise add a half-made link and fail
