@@ -2,12 +2,14 @@
 """How each flow's packets meet a drop-tail bottleneck, from the testbed's captures
 (`pathpool testbed run --capture`; docs/fidelity.md).
 
-    python3 scripts/queue_phase.py --out D/capture/path1.pcap \\
+    python3 scripts/queue_phase.py --out D/capture/path1.pcap:19ms \\
         --in D/capture/s1.pcap:1ms --in D/capture/t1.pcap:1ms --acks D/capture/s1.reverse.pcap
 
-`--out` is the bottleneck's capture (packets as they leave its queue); each `--in` is an
-access link's capture with that link's propagation delay, so a packet meets the queue at its
-capture time plus the delay. Per `--in` capture, after the first `--skip` seconds:
+The testbed stamps each packet as it reaches the far end of its link
+(crates/testbed/src/capture.rs). `--out` is the bottleneck's capture with the bottleneck's
+delay: a packet left the queue at its stamp less that delay. Each `--in` is an access link's
+capture with that link's delay: a packet met the queue at its stamp, and left its sender at
+its stamp less the delay. Per `--in` capture, after the first `--skip` seconds:
 
 - departures: how regular the bottleneck's departures are (gaps against their median).
 - phase: where the packet arrives between two departures of the bottleneck, as a share of
@@ -91,12 +93,16 @@ def departure_gaps(dep, skip):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", required=True, help="the bottleneck's capture")
+    ap.add_argument("--out", required=True, help="FILE:DELAY, the bottleneck's capture and its delay")
     ap.add_argument("--in", dest="ins", action="append", default=[], help="FILE:DELAY, an access link's capture and its delay")
     ap.add_argument("--acks", action="append", default=[], help="a reverse link's capture (SACK blocks per ACK)")
     ap.add_argument("--skip", type=float, default=5.0, help="seconds left out at the start (slow start)")
     a = ap.parse_args()
-    out = [(t, k) for t, k, p, _ in segments(a.out) if p > 0]
+    out_path, _, out_delay = a.out.rpartition(":")
+    if not out_path:
+        sys.exit(f"--out {a.out}: give the bottleneck's delay too, as FILE:DELAY (e.g. bottleneck.pcap:19ms)")
+    out_delay = seconds(out_delay)
+    out = [(t - out_delay, k) for t, k, p, _ in segments(out_path) if p > 0]
     dep = [t for t, _ in out]
     left = set(k for _, k in out)
     end = dep[-1] - 1.0 if dep else 0.0
@@ -115,9 +121,9 @@ def main():
                 continue
             if k not in left:
                 lost.append(t)
-            i = bisect.bisect_right(dep, t + delay) - 1
+            i = bisect.bisect_right(dep, t) - 1
             if 0 <= i < len(dep) - 1 and dep[i + 1] - dep[i] < 2e-3:
-                phases.append(((t + delay - dep[i]) / (dep[i + 1] - dep[i]), dep[i + 1] - dep[i]))
+                phases.append(((t - dep[i]) / (dep[i + 1] - dep[i]), dep[i + 1] - dep[i]))
         drops[os.path.basename(path)] = lost
         response = None
         reverse = path[: -len(".pcap")] + ".reverse.pcap"
