@@ -573,8 +573,9 @@ impl TcpSender {
         None
     }
 
-    /// With Linux's send buffer: whether the skb of new segment `snd_nxt` may leave now
-    /// (it leaves whole, `tcp_tso_should_defer`), and if so whether this segment ends it.
+    /// With Linux's send buffer: whether new segment `snd_nxt` may leave now (its skb whole,
+    /// or in part when Linux would split it; `SendBuffer::may_leave`), and if so whether
+    /// this segment ends its skb.
     #[inline(never)]
     fn skb_may_leave(&mut self, flight: u64, window: u64, now: Time) -> Option<bool> {
         let b = self.send_buffer.as_mut()?;
