@@ -28,7 +28,7 @@ pub const SEGMENTS_PER_WINDOW: f64 = 3.0;
 /// An skb that does not fit the window waits for more room only if the sender's last
 /// transmission was this recent (`tcp_tso_should_defer`: "allowing defer only if the last
 /// write was recent (1 ms)"); otherwise the part that fits leaves at once.
-pub const DEFER_ONLY_WITHIN: Time = 1_000_000;
+pub const DEFER_ONLY_WITHIN: Time = crate::time::PS_PER_MS;
 
 /// Linux sends a partial skb anyway once the room is a third of the window
 /// (`sysctl_tcp_tso_win_divisor`, 3 by default).
@@ -106,7 +106,8 @@ mod tests {
     fn an_skb_that_does_not_fit_waits_only_within_a_millisecond_of_the_last_send() {
         let mut b = SendBuffer::new(Rng::for_stream(1, 0));
         let size = b.rest_of_skb(0);
-        let ms = DEFER_ONLY_WITHIN;
+        // Written out, not DEFER_ONLY_WITHIN, so that a wrong unit in the constant shows.
+        let ms = crate::time::millis(1);
         b.on_send(10 * ms);
         // Room for all but one segment in a window of 20: the skb waits for the next ACK...
         assert_eq!(b.may_leave(0, size - 1, 20, 10 * ms + ms / 2), None);
