@@ -6,6 +6,7 @@
 //! (`pathpool_sim::capture`).
 
 use crate::schema::FlowKind;
+use crate::hosts::Hosts;
 use crate::topology::Hop;
 use crate::Loaded;
 use pathpool_sim as sim;
@@ -26,12 +27,10 @@ pub fn address(i: usize) -> [u8; 4] {
 
 pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize, sim::MptcpId, usize)], dir: &Path) -> Result<(), String> {
     let topo = &l.topology;
+    let hosts = Hosts::of(topo);
     let ends = |route: &[Hop]| -> (String, String) {
-        let first = &route[0];
-        let last = &route[route.len() - 1];
-        let from = |h: &Hop| if h.reverse { topo.links[h.link].to.clone() } else { topo.links[h.link].from.clone() };
-        let to = |h: &Hop| if h.reverse { topo.links[h.link].from.clone() } else { topo.links[h.link].to.clone() };
-        (from(first), to(last))
+        let (a, b) = hosts.ends(route);
+        (a.to_string(), b.to_string())
     };
     // (sim flow, sender node, receiver node, topology flow, subflow index, packet size,
     // whether the sender sets PSH itself)
@@ -59,9 +58,6 @@ pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize,
         nodes.insert(a.clone(), 0);
         nodes.insert(b.clone(), 0);
     }
-    let mut all: Vec<String> = topo.links.iter().flat_map(|k| [k.from.clone(), k.to.clone()]).collect();
-    all.sort();
-    all.dedup();
     std::fs::create_dir_all(dir).map_err(|e| format!("--pcap: cannot create the folder '{}': {e}", dir.display()))?;
     let mut writers: Vec<Box<dyn std::io::Write>> = Vec::new();
     for (i, (name, slot)) in nodes.iter_mut().enumerate() {
@@ -73,7 +69,7 @@ pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize,
     s.enable_capture(writers).map_err(|e| format!("--pcap: writing into '{}': {e}", dir.display()))?;
     let seed = l.scenario.simulation.seed;
     for (flow, a, b, ti, sub, size, sender_pushes) in captured {
-        let addr = |n: &str| address(all.binary_search_by(|x| x.as_str().cmp(n)).expect("node of a link"));
+        let addr = |n: &str| address(hosts.number(n));
         let mptcp = sub.map(|k| {
             let c = connections.iter().position(|c| c.0 == ti).unwrap_or(ti) as u64;
             let (client_key, server_key) = sim::capture::mptcp_keys(seed, c);

@@ -8,7 +8,7 @@ use crate::schema::*;
 use crate::tree::{Kind, Node, Table};
 
 const TOP_KEYS: &[&str] = &["description", "simulation", "links", "flows"];
-const SIMULATION_KEYS: &[&str] = &["duration", "warmup", "seed", "probe_interval", "bottleneck"];
+const SIMULATION_KEYS: &[&str] = &["duration", "warmup", "seed", "probe_interval", "bottleneck", "host_latency"];
 const DIRECTION_KEYS: &[&str] = &[
     "rate",
     "delay",
@@ -114,7 +114,8 @@ fn decode_simulation(node: &Node, src: &Source) -> Result<SimulationSpec> {
     }
     let seed_given = f.get("seed").is_some();
     let probe_interval_at = f.located("probe_interval", probe_interval);
-    Ok(SimulationSpec { duration, warmup, seed, seed_given, probe_interval, probe_interval_at, bottleneck: f.string("bottleneck")? })
+    let host_latency = f.time("host_latency")?.unwrap_or(0);
+    Ok(SimulationSpec { duration, warmup, seed, seed_given, probe_interval, probe_interval_at, bottleneck: f.string("bottleneck")?, host_latency })
 }
 
 /// Names of links, nodes and flows: letters, digits, '_' and '-' (and `{i}` in templates),

@@ -9,6 +9,7 @@
 pub mod capture;
 mod cc;
 mod csv_out;
+pub mod hosts;
 pub mod delay_trace;
 pub mod decode;
 pub mod error;

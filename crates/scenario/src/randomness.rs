@@ -1,6 +1,6 @@
 //! Which parts of a scenario draw random numbers. Only RED and random-tail-drop queues,
-//! random loss, Poisson or on-off UDP sources, a TCP sender's `send_jitter` and Linux's send
-//! buffer (`send_buffer = "linux"`: its skb sizes) do (pathpool_sim::rng); everything else
+//! random loss, Poisson or on-off UDP sources, a TCP sender's `send_jitter`, Linux's send
+//! buffer (`send_buffer = "linux"`: its skb sizes) and the hosts' `host_latency` do (pathpool_sim::rng); everything else
 //! is deterministic, so a scenario without any of them gives the same result for every seed.
 
 use crate::schema::{DirectionSpec, FlowKind, QueueSpec, Scenario, UdpPattern};
@@ -8,6 +8,9 @@ use crate::schema::{DirectionSpec, FlowKind, QueueSpec, Scenario, UdpPattern};
 /// The random elements of `s`, named by their dotted path (`links.bn.queue`, `flows.web`).
 pub fn random_elements(s: &Scenario) -> Vec<String> {
     let mut found = Vec::new();
+    if s.simulation.host_latency > 0 {
+        found.push("simulation.host_latency".to_string());
+    }
     for l in &s.links {
         let forward = direction_randomness(&l.forward);
         // The reverse direction inherits the forward settings: name only what it adds.
@@ -55,7 +58,7 @@ fn direction_randomness(d: &DirectionSpec) -> Vec<&'static str> {
 /// anything; None when the scenario draws random numbers or no seed was asked for.
 pub fn seed_warning(s: &Scenario) -> Option<String> {
     (s.simulation.seed_given && random_elements(s).is_empty()).then(|| {
-        "warning: the seed changes nothing here: the scenario has no random element (no RED or random-tail-drop queue, no random loss, no Poisson or on-off UDP source, no send_jitter, no send_buffer = \"linux\"), so every seed gives byte-identical results; flows of equal RTT through a drop-tail queue can also lock into phase, which RED or queue = \"random-tail-drop\" breaks (docs/scenarios.md, \"Randomness\")".to_string()
+        "warning: the seed changes nothing here: the scenario has no random element (no RED or random-tail-drop queue, no random loss, no Poisson or on-off UDP source, no send_jitter, no send_buffer = \"linux\", no host_latency), so every seed gives byte-identical results; flows of equal RTT through a drop-tail queue can also lock into phase, which RED or queue = \"random-tail-drop\" breaks (docs/scenarios.md, \"Randomness\")".to_string()
     })
 }
 
@@ -87,6 +90,7 @@ mod tests {
             (&["links.bn.queue=random-tail-drop"][..], "links.bn.queue"),
             (&["links.bn.loss=0.01"][..], "links.bn.loss"),
             (&["links.bn.reverse.loss=0.01"][..], "links.bn.reverse.loss"),
+            (&["simulation.host_latency=600us"][..], "simulation.host_latency"),
         ] {
             let s = scenario(BASE, sets);
             assert_eq!(random_elements(&s), vec![element.to_string()], "{sets:?}");

@@ -27,6 +27,10 @@ pub struct SimulationSpec {
     pub probe_interval_at: Located<u64>,
     /// The link whose forward direction the summary's `bottleneck_*` keys describe.
     pub bottleneck: Option<Located<String>>,
+    /// Simulator only: each receiving host's processing latency is one constant per run,
+    /// uniform in [0, this), added to every ACK it sends (`host_latency`, docs/fidelity.md);
+    /// 0 = none.
+    pub host_latency: u64,
 }
 
 /// A link template: one link, or `count` copies whose names and node names have `{i}`

@@ -79,6 +79,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
     }
     let elements = |hops: &[Hop]| -> Vec<sim::ElementId> { hops.iter().flat_map(|h| directions[index[h]].elements.iter().copied()).collect() };
 
+    let hosts = crate::hosts::Hosts::of(topo);
     // Simulator flows in creation order (a connection's subflows are flows too).
     let mut sim_flows: Vec<(String, bool)> = Vec::with_capacity(topo.flows.len());
     let mut connections = Vec::new();
@@ -87,7 +88,8 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
         let result = match &template.kind {
             FlowKind::Tcp(t) => {
                 let fwd = with_jitter(&mut s, t.send_jitter, elements(&flow.route));
-                let mut cfg = sim::TcpFlowConfig::new(fwd, elements(&flow.reverse_route));
+                let rev = with_host_latency(&mut s, spec.host_latency, hosts.receiver(&flow.route), elements(&flow.reverse_route));
+                let mut cfg = sim::TcpFlowConfig::new(fwd, rev);
                 cfg.cc = t.cc;
                 let cubic = pathpool_cc::CubicParams { rules: t.cubic_rules, ..Default::default() };
                 cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, cubic, ..sim::CcConfig::default() };
@@ -109,7 +111,14 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 s.add_udp_source(sim::UdpConfig { route: elements(&flow.route), packet_bytes: u.packet_size as u32, pattern, start: flow.start, stop: flow.stop }).map(|_| ())
             }
             FlowKind::Mptcp(m) => {
-                let routes = flow.subflows.iter().map(|(f, r)| sim::SubflowRoute { fwd: with_jitter(&mut s, m.tcp.send_jitter, elements(f)), rev: elements(r) }).collect();
+                let routes = flow
+                    .subflows
+                    .iter()
+                    .map(|(f, r)| sim::SubflowRoute {
+                        fwd: with_jitter(&mut s, m.tcp.send_jitter, elements(f)),
+                        rev: with_host_latency(&mut s, spec.host_latency, hosts.receiver(f), elements(r)),
+                    })
+                    .collect();
                 let cc = crate::mptcp::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
                 let mut cfg = sim::MptcpConfig::new(routes, cc);
                 cfg.scheduler = m.scheduler;
@@ -215,6 +224,15 @@ fn with_jitter(s: &mut sim::Simulation, jitter: u64, mut fwd: Vec<sim::ElementId
         fwd.insert(0, s.add_send_jitter(jitter));
     }
     fwd
+}
+
+/// Puts the receiving host's latency (`simulation.host_latency`) in front of the route of
+/// the ACKs it sends.
+fn with_host_latency(s: &mut sim::Simulation, max: u64, host: u64, mut rev: Vec<sim::ElementId>) -> Vec<sim::ElementId> {
+    if max > 0 {
+        rev.insert(0, s.add_host_latency(max, host));
+    }
+    rev
 }
 
 /// The TCP keys a TCP flow and every subflow of an MPTCP connection share.

@@ -94,6 +94,10 @@ fn values_without_or_with_wrong_units_say_what_was_expected() {
     let text = GOOD.replace("delay = \"10ms\"", "delay = \"10 fortnights\"");
     let e = err(&text, &[]);
     assert_at(&e, &text, "10 fortnights", "links.bottleneck.delay", "expected a time with a unit, like \"20ms\"");
+
+    let e = err(GOOD, &["simulation.host_latency=600"]);
+    assert_eq!(e.field, "simulation.host_latency", "{e}");
+    assert!(e.message.contains("expected a time with a unit"), "{e}");
 }
 
 #[test]

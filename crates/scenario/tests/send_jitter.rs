@@ -27,7 +27,8 @@ fn rtt_ratio(seed: u64, jitter: &str) -> (f64, std::collections::BTreeMap<String
     // The simulator's own hosts: Linux's (send_buffer = "linux") draw their skb sizes from
     // the seed, another random element.
     let hosts = ["flows.rtt20.send_buffer=unlimited", "flows.rtt40.send_buffer=unlimited", "flows.rtt20.delayed_ack=true", "flows.rtt40.delayed_ack=true"];
-    let s = run("reno-rtt.toml", seed, &[&a, &b, rto[0], rto[1], hosts[0], hosts[1], hosts[2], hosts[3], "simulation.duration=40s"]);
+    // No host latency either (another random element), so that only the jitter differs.
+    let s = run("reno-rtt.toml", seed, &[&a, &b, rto[0], rto[1], hosts[0], hosts[1], hosts[2], hosts[3], "simulation.host_latency=0s", "simulation.duration=40s"]);
     (s["flow.rtt20.throughput_mbps"].as_f64().unwrap() / s["flow.rtt40.throughput_mbps"].as_f64().unwrap(), s)
 }
 
@@ -63,4 +64,24 @@ fn jitter_keeps_each_senders_packets_in_order() {
     assert_eq!(s["flow.reno.retransmissions"].as_f64(), Some(0.0));
     let mbps = s["flow.reno.throughput_mbps"].as_f64().unwrap();
     assert!((mbps - 10.0).abs() < 0.5, "throughput {mbps}");
+}
+
+/// reno-phase (paths 100 us apart each way): throughput of the longer path / the shorter.
+fn phase_ratio(seed: u64, host_latency: &str) -> f64 {
+    let s = run("reno-phase.toml", seed, &[&format!("simulation.host_latency={host_latency}"), "simulation.duration=40s"]);
+    s["flow.far.throughput_mbps"].as_f64().unwrap() / s["flow.near.throughput_mbps"].as_f64().unwrap()
+}
+
+#[test]
+fn a_host_latency_over_one_packet_time_takes_the_run_off_one_arbitrary_phase() {
+    // With the scenario's exact delays every seed meets the bottleneck's departures at one
+    // phase, where the longer path wins; Linux's runs spread from about 1 to 2.5 (docs/fidelity.md,
+    // "Phase"). A host latency uniform over one packet time (600 us at 20 Mb/s) puts each
+    // seed at a phase of its own: some seeds favour the shorter path, some the longer.
+    let locked: Vec<f64> = (1..=6).map(|seed| phase_ratio(seed, "0s")).collect();
+    assert!(locked.iter().all(|&r| r > 1.2), "without host latency the longer path always wins: {locked:?}");
+    let spread: Vec<f64> = (1..=6).map(|seed| phase_ratio(seed, "600us")).collect();
+    assert!(spread.iter().any(|&r| r < 1.0), "some phase favours the shorter path: {spread:?}");
+    assert!(spread.iter().any(|&r| r > 1.4), "some phase favours the longer path: {spread:?}");
+    assert_eq!(phase_ratio(2, "600us"), phase_ratio(2, "600us"), "same seed, same run");
 }

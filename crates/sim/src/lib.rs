@@ -90,7 +90,7 @@ pub use mptcp::{MptcpConfig, MptcpId, MptcpStats, MultipathCc, ReceiverReport, S
 pub use probe::{FlowSeries, ProbeSeries, QueueSeries};
 pub use queue::{Buffer, Discipline, QueueConfig, RandomTailParams, RedParams};
 pub use error::ConfigError;
-pub use sim::Simulation;
+pub use sim::{host_latency, Simulation};
 pub use stats::{jain_index, FlowKind, FlowStats, QueueStats};
 pub use tcp::{Recovery, TcpFlowConfig, TcpTraffic};
 pub use time::{Time, PS_PER_SEC};

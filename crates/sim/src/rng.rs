@@ -12,4 +12,5 @@ pub mod stream {
     pub const TCP: u64 = 4 << 56;
     pub const JITTER: u64 = 5 << 56;
     pub const SEND_BUFFER: u64 = 6 << 56;
+    pub const HOST: u64 = 7 << 56;
 }

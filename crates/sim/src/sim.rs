@@ -4,6 +4,7 @@
 //! (MPTCP connections: building, the hooks the loop calls, results) and `capture.rs`.
 
 mod build;
+pub use build::host_latency;
 mod capture;
 mod mptcp;
 mod probes;

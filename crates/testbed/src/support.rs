@@ -187,9 +187,10 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
     if !linux.starts_with("pathpool_") && !kernel_ccs.iter().any(|k| k == linux) {
         return Err(("cc", format!("this kernel offers no \"{linux}\" congestion control (available: {})", kernel_ccs.join(" "))));
     }
-    // `send_jitter` models a real host's per-packet jitter in the simulator, and
-    // `send_buffer` and `delayed_ack = "linux"` Linux's own sender and receiver; here the
-    // host supplies the real thing, so those keys have nothing to change.
+    // `send_jitter` models a real host's per-packet jitter in the simulator (and
+    // `simulation.host_latency` its processing time), and `send_buffer` and `delayed_ack =
+    // "linux"` Linux's own sender and receiver; here the host supplies the real thing, so
+    // those keys have nothing to change.
     if t.log_delays {
         return Err(("log_delays", "the testbed does not log per-packet delays (capture the traffic instead)".into()));
     }

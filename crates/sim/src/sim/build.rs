@@ -53,6 +53,15 @@ impl Simulation {
         self.push(Element::Pipe(Pipe::with_jitter(Jitter::new(max, Rng::for_stream(self.seed, stream::JITTER | id)))))
     }
 
+    /// A receiving host's processing latency, known only to within `max` (docs/fidelity.md,
+    /// "Phase"): one constant per run and host, uniform in [0, max), from the seed and
+    /// `host` alone, so every flow the host receives gets the same. Put first on the route
+    /// of the ACKs the host sends, it holds each that long, in order.
+    pub fn add_host_latency(&mut self, max: Time, host: u64) -> ElementId {
+        let latency = host_latency(self.seed, max, host);
+        self.push(Element::Pipe(Pipe::new(latency)))
+    }
+
     /// Drops each packet passing through with probability `p` (in [0, 1]; 1 is a black hole).
     pub fn add_random_loss(&mut self, p: f64) -> Result<ElementId, ConfigError> {
         if !(0.0..=1.0).contains(&p) {
@@ -164,4 +173,9 @@ impl Simulation {
         }
         Ok(())
     }
+}
+
+/// The latency `add_host_latency` gives host `host` in a run with master seed `seed`.
+pub fn host_latency(seed: u64, max: Time, host: u64) -> Time {
+    (Rng::for_stream(seed, stream::HOST | host).uniform() * max as f64) as Time
 }
