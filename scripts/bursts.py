@@ -9,7 +9,8 @@ With a bottleneck of 20 Mb/s (0.6 ms per 1500-byte packet) and 1 Gb/s access lin
     python3 scripts/bursts.py out/ms/capture/j1.pcap out/ms/capture/j2.pcap out/ms/capture/t.pcap
 
 Prints, per flow (source address and port): data packets, mean burst, 90th percentile,
-largest, and the share of packets that travelled in bursts of 4 or more.
+largest, the share of packets that travelled in bursts of 4 or more, and the share of bursts
+of 1, 2 and 3 packets.
 Reads the pcap format the testbed writes (raw IPv4, either timestamp resolution); standard
 library only.
 """
@@ -64,8 +65,8 @@ def main():
     ap.add_argument("pcap", nargs="+")
     ap.add_argument("--gap-us", type=float, default=100.0, help="largest gap inside a burst (default 100)")
     a = ap.parse_args()
-    print("| capture | flow | data packets | mean burst | p90 | max | in bursts >= 4 |")
-    print("|---|---|---|---|---|---|---|")
+    print("| capture | flow | data packets | mean burst | p90 | max | in bursts >= 4 | bursts of 1 / 2 / 3 |")
+    print("|---|---|---|---|---|---|---|---|")
     for path in a.pcap:
         last = {}
         bursts = defaultdict(list)
@@ -85,7 +86,8 @@ def main():
                 continue
             p90 = sorted(b)[int(0.9 * (len(b) - 1))]
             big = sum(x for x in b if x >= 4) / n
-            print(f"| {path.split('/')[-1]} | {key} | {n} | {statistics.mean(b):.2f} | {p90} | {max(b)} | {big:.2f} |")
+            sizes = " / ".join(f"{sum(1 for x in b if x == k) / len(b):.2f}" for k in (1, 2, 3))
+            print(f"| {path.split('/')[-1]} | {key} | {n} | {statistics.mean(b):.2f} | {p90} | {max(b)} | {big:.2f} | {sizes} |")
 
 
 if __name__ == "__main__":
