@@ -65,3 +65,45 @@ fn nsb2_capture_gives_the_simulators_decisions() {
 fn sb2_capture_gives_the_simulators_decisions() {
     check("sb-2");
 }
+
+/// (sequence number, IPv4 identification) of every TCP data segment in a raw-IPv4 pcap.
+fn data_transmissions(path: &Path) -> Vec<(u32, u16)> {
+    let b = std::fs::read(path).unwrap();
+    let mut at = 24;
+    let mut out = Vec::new();
+    while at + 16 <= b.len() {
+        let incl = u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
+        let p = &b[at + 16..at + 16 + incl];
+        at += 16 + incl;
+        let ihl = (p[0] & 15) as usize * 4;
+        let total = u16::from_be_bytes([p[2], p[3]]) as usize;
+        let tcp = &p[ihl..];
+        if total > ihl + (tcp[12] >> 4) as usize * 4 {
+            out.push((u32::from_be_bytes(tcp[4..8].try_into().unwrap()), u16::from_be_bytes([p[4], p[5]])));
+        }
+    }
+    out
+}
+
+#[test]
+fn each_transmission_keeps_its_ip_identification_from_sender_to_receiver() {
+    // A small buffer drops packets; the scripts that find drops in captures (a transmission
+    // seen leaving and never arriving) need each transmission, a retransmission included, to
+    // carry an identification of its own, the same at both ends.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let sets: Vec<String> = ["links.bottleneck.buffer=8", "simulation.duration=10s", "simulation.warmup=0s"].iter().map(|s| s.to_string()).collect();
+    let l = pathpool_scenario::load(&root.join("scenarios/fidelity/reno-alone.toml"), &sets).unwrap();
+    let dir = std::env::temp_dir().join(format!("pathpool-pcap-ipid-{}", std::process::id()));
+    let outcome = pathpool_scenario::simulate_captured(&l, &Progress::hidden(), Some(&dir)).unwrap();
+    let sent = data_transmissions(&dir.join("sender.pcap"));
+    let arrived = data_transmissions(&dir.join("receiver.pcap"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let unique: std::collections::BTreeSet<_> = sent.iter().copied().collect();
+    assert_eq!(unique.len(), sent.len(), "two transmissions share a (sequence, identification)");
+    assert!(arrived.iter().all(|a| unique.contains(a)), "a packet arrived with an identification it did not leave with");
+    let lost = sent.len() - arrived.len();
+    let retransmitted = outcome.flows[0].retransmissions as usize;
+    assert!(lost > 0, "the 8-packet buffer dropped nothing");
+    // Every drop is retransmitted; a transmission still in flight at the end is neither.
+    assert!(lost <= retransmitted + 100 && retransmitted <= lost + 100, "lost {lost}, retransmitted {retransmitted}");
+}

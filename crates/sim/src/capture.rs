@@ -74,6 +74,15 @@ pub struct Capture {
     buf: Vec<u8>,
 }
 
+/// The IPv4 identification of one transmission: a hash of when it was sent and what it
+/// carries, the same where it leaves and where it arrives, so that a capture at each end tells
+/// a dropped transmission from its retransmission (Linux numbers a socket's packets in
+/// order; the scripts only need each transmission to differ).
+fn set_ip_id(header: &mut [u8], sent: Time, seq: u64) {
+    let id = splitmix(sent ^ seq.rotate_left(40)) as u16;
+    header[4..6].copy_from_slice(&id.to_be_bytes());
+}
+
 fn splitmix(mut x: u64) -> u64 {
     crate::rng::splitmix64(&mut x)
 }
@@ -243,7 +252,9 @@ impl Capture {
                     extra = [30, 8, 8 << 4, 0, p.mp_option[0], p.mp_option[1], p.mp_option[2], p.mp_option[3]];
                 }
                 let push = if !f.sender_pushes || p.flags & FLAG_PUSH != 0 { PSH } else { 0 };
-                Self::synth((f.src, f.sport), (f.dst, f.dport), seq, st.isn.rotate_left(16).wrapping_add(1), ACK | push, tsval, 0, if has { &extra } else { &[] }, seg)
+                let mut b = Self::synth((f.src, f.sport), (f.dst, f.dport), seq, st.isn.rotate_left(16).wrapping_add(1), ACK | push, tsval, 0, if has { &extra } else { &[] }, seg);
+                set_ip_id(&mut b, p.ts, p.seq);
+                b
             }
             _ => {
                 // The ACK's own TSval: its departure time, remembered until it arrives.
@@ -274,7 +285,9 @@ impl Capture {
                 if has {
                     extra = [30, 8, 9 << 4, 0, p.mp_option[0], p.mp_option[1], p.mp_option[2], p.mp_option[3]];
                 }
-                Self::synth((f.dst, f.dport), (f.src, f.sport), st.isn.rotate_left(16).wrapping_add(1), ack, ACK, tsval, tsecr, if has { &extra } else { &[] }, 0)
+                let mut b = Self::synth((f.dst, f.dport), (f.src, f.sport), st.isn.rotate_left(16).wrapping_add(1), ack, ACK, tsval, tsecr, if has { &extra } else { &[] }, 0);
+                set_ip_id(&mut b, sent, p.seq);
+                b
             }
         };
         let orig = u16::from_be_bytes([bytes[2], bytes[3]]) as u32;
