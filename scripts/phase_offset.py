@@ -21,6 +21,9 @@ import tempfile
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from queue_phase import seconds  # noqa: E402  (the same unit reader)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, "target", "release", "pathpool")
 
@@ -32,13 +35,6 @@ QUANTITY = {
     "mptcp-shared": ("ratio", "mptcp_mbps", "tcp_mbps"),
     "mptcp-disjoint": ("ratio", "mptcp_mbps", "tcp_mbps"),
 }
-
-
-def microseconds(text):
-    for unit, scale in (("us", 1.0), ("ms", 1e3), ("s", 1e6)):
-        if text.endswith(unit):
-            return float(text[: -len(unit)]) * scale
-    sys.exit(f"a delay without a unit: {text!r}")
 
 
 def quantity(case, summary):
@@ -68,7 +64,7 @@ def main():
         for link in links:
             if link not in base.get("links", {}):
                 sys.exit(f"{scenario}: no link {link!r} to offset (--links)")
-            sets.append(f"links.{link}.delay={microseconds(base['links'][link]['delay']) + k * a.step:.3f}us")
+            sets.append(f"links.{link}.delay={seconds(base['links'][link]['delay']) * 1e6 + k * a.step:.3f}us")
         out = os.path.join(work, f"{case}-{k}-{seed}")
         cmd = [BINARY, "run", scenario, "--seed", str(seed), "--out", out] + [x for s in sets for x in ("--set", s)]
         done = subprocess.run(cmd, capture_output=True, text=True)

@@ -7,7 +7,6 @@
 
 use crate::schema::FlowKind;
 use crate::hosts::Hosts;
-use crate::topology::Hop;
 use crate::Loaded;
 use pathpool_sim as sim;
 use std::collections::BTreeMap;
@@ -28,10 +27,6 @@ pub fn address(i: usize) -> [u8; 4] {
 pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize, sim::MptcpId, usize)], dir: &Path) -> Result<(), String> {
     let topo = &l.topology;
     let hosts = Hosts::of(topo);
-    let ends = |route: &[Hop]| -> (String, String) {
-        let (a, b) = hosts.ends(route);
-        (a.to_string(), b.to_string())
-    };
     // (sim flow, sender node, receiver node, topology flow, subflow index, packet size,
     // whether the sender sets PSH itself)
     let mut captured = Vec::new();
@@ -39,24 +34,24 @@ pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize,
     for (ti, flow) in topo.flows.iter().enumerate() {
         match &l.scenario.flows[flow.template].kind {
             FlowKind::Tcp(t) => {
-                let (a, b) = ends(&flow.route);
+                let (a, b) = hosts.ends(&flow.route);
                 captured.push((next, a, b, ti, None, t.packet_size, t.linux_send_buffer));
                 next += 1;
             }
             FlowKind::Udp(_) => next += 1,
             FlowKind::Mptcp(m) => {
                 for (k, (route, _)) in flow.subflows.iter().enumerate() {
-                    let (a, b) = ends(route);
+                    let (a, b) = hosts.ends(route);
                     captured.push((next, a, b, ti, Some(k), m.tcp.packet_size, m.tcp.linux_send_buffer));
                     next += 1;
                 }
             }
         }
     }
-    let mut nodes: BTreeMap<String, usize> = BTreeMap::new();
-    for (_, a, b, ..) in &captured {
-        nodes.insert(a.clone(), 0);
-        nodes.insert(b.clone(), 0);
+    let mut nodes: BTreeMap<&str, usize> = BTreeMap::new();
+    for &(_, a, b, ..) in &captured {
+        nodes.insert(a, 0);
+        nodes.insert(b, 0);
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("--pcap: cannot create the folder '{}': {e}", dir.display()))?;
     let mut writers: Vec<Box<dyn std::io::Write>> = Vec::new();
@@ -80,10 +75,10 @@ pub(crate) fn attach(s: &mut sim::Simulation, l: &Loaded, connections: &[(usize,
             }
         });
         let f = sim::CaptureFlow {
-            src_host: nodes[&a],
-            dst_host: nodes[&b],
-            src: addr(&a),
-            dst: addr(&b),
+            src_host: nodes[a],
+            dst_host: nodes[b],
+            src: addr(a),
+            dst: addr(b),
             sport: 32768u16.wrapping_add(flow as u16),
             dport: 5201,
             // Payload per segment: the packet minus IPv4, TCP and timestamp headers (52 B), as

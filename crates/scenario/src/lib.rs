@@ -9,11 +9,11 @@
 pub mod capture;
 mod cc;
 mod csv_out;
-pub mod hosts;
 pub mod delay_trace;
 pub mod decode;
 pub mod error;
 pub mod fields;
+pub mod hosts;
 pub mod limits;
 pub mod mptcp;
 pub mod mptcp_outcome;

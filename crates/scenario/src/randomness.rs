@@ -1,7 +1,8 @@
 //! Which parts of a scenario draw random numbers. Only RED and random-tail-drop queues,
 //! random loss, Poisson or on-off UDP sources, a TCP sender's `send_jitter`, Linux's send
-//! buffer (`send_buffer = "linux"`: its skb sizes) and the hosts' `host_latency` do (pathpool_sim::rng); everything else
-//! is deterministic, so a scenario without any of them gives the same result for every seed.
+//! buffer (`send_buffer = "linux"`: its skb sizes) and the hosts' `host_latency` do
+//! (pathpool_sim::rng); everything else is deterministic, so a scenario without any of them
+//! gives the same result for every seed.
 
 use crate::schema::{DirectionSpec, FlowKind, QueueSpec, Scenario, UdpPattern};
 
