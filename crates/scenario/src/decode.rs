@@ -378,6 +378,10 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         _ => pathpool_cc::CubicRules::Rfc9438,
     };
     let (delayed_ack, linux_receiver) = delayed_ack(f)?;
+    let receive_lowat = f.size("receive_lowat")?;
+    if receive_lowat.is_some() && multipath {
+        return Err(f.error("receive_lowat", "SO_RCVLOWAT is set on TCP receivers only (an MPTCP connection's reads are the connection's, not a subflow's)"));
+    }
     Ok(TcpSpec {
         cc,
         cubic_rules,
@@ -395,7 +399,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         rack_lost_retransmit,
         send_jitter: f.time("send_jitter")?.unwrap_or(0),
         linux_send_buffer: f.choice("send_buffer", &["unlimited", "linux"])?.is_some_and(|c| c.value == "linux"),
-        receive_lowat: f.size("receive_lowat")?,
+        receive_lowat,
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),
         log_delays: f.bool("log_delays")?.unwrap_or(false),

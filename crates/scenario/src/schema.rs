@@ -153,9 +153,9 @@ pub struct TcpSpec {
     /// `send_buffer = "linux"`: Linux's send buffer, filled by the application's writes,
     /// each ending with PSH (docs/fidelity.md, MPTCP); simulator only.
     pub linux_send_buffer: bool,
-    /// Testbed only: SO_RCVLOWAT on a TCP flow's receiving socket, so the application reads
-    /// (and Linux sends its read-time ACKs) only once this many bytes wait
-    /// (`receive_lowat`, docs/fidelity.md); the simulator has no application reads.
+    /// SO_RCVLOWAT on a TCP flow's receiving socket, so the application reads (and Linux
+    /// sends its read-time ACKs) only once this many bytes wait (`receive_lowat`,
+    /// docs/fidelity.md); the simulator models it with `delayed_ack = "linux"`.
     pub receive_lowat: Option<u64>,
     pub traffic: TcpTraffic,
     /// A competing TCP flow the MPTCP metrics compare with (`tcp_mbps`, `sum_ratio`).

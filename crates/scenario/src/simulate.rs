@@ -235,12 +235,21 @@ fn with_host_latency(s: &mut sim::Simulation, max: u64, host: u64, mut rev: Vec<
     rev
 }
 
+/// SO_RCVLOWAT in whole segments. Linux's segments carry `packet_size` less 64 bytes of data
+/// on the testbed: TCP_MAXSEG is the packet less 52 bytes of headers, and the timestamp
+/// option takes 12 more (its captures show 1488-byte packets for `packet_size = 1500`).
+fn lowat_segments(bytes: u64, packet_size: u64) -> u32 {
+    let payload = packet_size.saturating_sub(64).max(1);
+    bytes.div_ceil(payload).min(u32::MAX as u64) as u32
+}
+
 /// The TCP keys a TCP flow and every subflow of an MPTCP connection share.
 fn tcp_keys(cfg: &mut sim::TcpFlowConfig, t: &crate::schema::TcpSpec, start: sim::Time, stop: Option<sim::Time>) {
     let timeout = if t.linux_receiver { sim::TcpFlowConfig::LINUX_DELAYED_ACK } else { sim::TcpFlowConfig::DEFAULT_DELAYED_ACK };
     cfg.recovery = t.recovery;
     cfg.delayed_ack = t.delayed_ack.then_some(timeout);
     cfg.linux_receiver = t.linux_receiver;
+    cfg.read_lowat_segments = t.receive_lowat.map_or(0, |bytes| lowat_segments(bytes, t.packet_size));
     cfg.linux_send_buffer = t.linux_send_buffer;
     cfg.mss_bytes = t.packet_size as u32;
     cfg.ack_bytes = t.ack_size as u32;

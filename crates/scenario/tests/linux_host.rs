@@ -20,23 +20,30 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// MPTCP / TCP on the disjoint case over seeds 1-5, with the scenario's Linux hosts or with
-/// the simulator's idealised ones.
-fn disjoint_ratio(linux: bool) -> f64 {
-    let ratios = (1..=5)
+/// Median over `seeds` of `num / den` from `file`'s summary, with `sets` and the seed.
+fn median_ratio(file: &str, seeds: std::ops::RangeInclusive<u64>, sets: &[String], num: &str, den: &str) -> f64 {
+    let ratios = seeds
         .map(|seed| {
-            let mut sets = vec![format!("simulation.seed={seed}")];
-            if !linux {
-                for f in ["mp", "tcp1", "tcp2"] {
-                    sets.push(format!("flows.{f}.delayed_ack=true"));
-                    sets.push(format!("flows.{f}.send_buffer=unlimited"));
-                }
-            }
-            let s = run("mptcp-disjoint.toml", &sets).unwrap();
-            s["mptcp_mbps"].as_f64().unwrap() / s["tcp_mbps"].as_f64().unwrap()
+            let mut all = sets.to_vec();
+            all.push(format!("simulation.seed={seed}"));
+            let s = run(file, &all).unwrap();
+            s[num].as_f64().unwrap() / s[den].as_f64().unwrap()
         })
         .collect();
     median(ratios)
+}
+
+/// MPTCP / TCP on the disjoint case over seeds 1-5, with the scenario's Linux hosts or with
+/// the simulator's idealised ones.
+fn disjoint_ratio(linux: bool) -> f64 {
+    let mut sets = Vec::new();
+    if !linux {
+        for f in ["mp", "tcp1", "tcp2"] {
+            sets.push(format!("flows.{f}.delayed_ack=true"));
+            sets.push(format!("flows.{f}.send_buffer=unlimited"));
+        }
+    }
+    median_ratio("mptcp-disjoint.toml", 1..=5, &sets, "mptcp_mbps", "tcp_mbps")
 }
 
 #[test]
@@ -66,4 +73,24 @@ fn bad_values_are_named() {
     assert!(e.contains("delayed_ack") && e.contains("true, false or \"linux\""), "{e}");
     let e = run("reno-alone.toml", &["flows.reno.send_buffer=huge".to_string()]).unwrap_err();
     assert!(e.contains("send_buffer") && e.contains("unlimited, linux"), "{e}");
+}
+
+/// far / near on reno-phase with both paths 1 ms (so only the receivers differ) over seeds
+/// 1-10, with `sets` added.
+fn equal_paths_ratio(sets: &[&str]) -> f64 {
+    let mut all = vec!["links.far.delay=1ms".to_string()];
+    all.extend(sets.iter().map(|s| s.to_string()));
+    median_ratio("reno-phase.toml", 1..=10, &all, "flow.far.throughput_mbps", "flow.near.throughput_mbps")
+}
+
+#[test]
+fn a_receiver_reading_at_a_low_water_mark_loses_share_as_on_linux() {
+    // Real Linux on the testbed, 5 runs of 60 s each (docs/fidelity.md, "Reads"): with
+    // SO_RCVLOWAT of 32 KB on one receiver its flow gets 0.846 [0.718, 0.955] of the other's;
+    // without, 0.985 [0.958, 1.154].
+    let lowat = equal_paths_ratio(&["flows.far.receive_lowat=32KB"]);
+    let plain = equal_paths_ratio(&[]);
+    assert!(lowat < plain, "with SO_RCVLOWAT {lowat}, without {plain}");
+    assert!((lowat / 0.846 - 1.0).abs() < 0.15, "with SO_RCVLOWAT {lowat} against real Linux's 0.846");
+    assert!((plain / 0.985 - 1.0).abs() < 0.15, "without {plain} against real Linux's 0.985");
 }

@@ -131,9 +131,6 @@ pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
                     },
                 };
                 let tcp = settings(&m.tcp, cc, kernel_ccs).map_err(|(k, why)| refuse(k, why))?;
-                if tcp.receive_lowat.is_some() {
-                    return Err(refuse("receive_lowat", "the testbed sets it on TCP receivers only (an MPTCP connection's reads are the connection's, not a subflow's)".into()));
-                }
                 if m.scheduler != pathpool_scenario::schema::Scheduler::LowestRtt {
                     return Err(refuse("scheduler", "Linux MPTCP has only its default scheduler (lowest RTT first): use \"lowest-rtt\"".into()));
                 }

@@ -153,7 +153,9 @@ buffer = 50
         pathpool_testbed::support::Checked::Tcp { tcp, .. } => assert_eq!(tcp.receive_lowat, Some(32_000)),
         other => panic!("expected a TCP flow, got {other:?}"),
     }
-    let mp_lowat = refusal(&format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"uncoupled\"\nreceive_lowat = \"32KB\"\n"));
+    // The scenario itself refuses it on an MPTCP flow, for both backends.
+    let mp_lowat_text = format!("{two_links}[[flows]]\nname = \"mp\"\nkind = \"mptcp\"\nsubflows = [[\"s\", \"d\"], [\"s\", \"x\", \"d\"]]\ncc = \"uncoupled\"\nreceive_lowat = \"32KB\"\n");
+    let mp_lowat = pathpool_scenario::load_str("bad.toml", &mp_lowat_text, &[]).expect_err("receive_lowat on MPTCP is refused").to_string();
     assert!(mp_lowat.contains("flows.mp.receive_lowat") && mp_lowat.contains("TCP receivers only"), "{mp_lowat}");
 }
 

@@ -54,6 +54,10 @@ pub struct TcpFlowConfig {
     /// Pair it with `delayed_ack = Some(LINUX_DELAYED_ACK)`; PSH comes from
     /// `linux_send_buffer`.
     pub linux_receiver: bool,
+    /// With `linux_receiver`: the application reads only once this many in-order segments
+    /// wait (SO_RCVLOWAT; scenario `receive_lowat`), so a lone pushed segment is ACKed at
+    /// its read only when it completes that much. 0 or 1: every segment is read at once.
+    pub read_lowat_segments: u32,
     /// Linux's send buffer (scenario `send_buffer = "linux"`; tcp/send_buffer.rs): the
     /// application's writes end with PSH, and an MPTCP subflow's buffer holds connection
     /// data ahead of sending.
@@ -85,6 +89,7 @@ impl TcpFlowConfig {
             initial_rto: secs(1),
             rack_lost_retransmit: false,
             linux_receiver: false,
+            read_lowat_segments: 0,
             linux_send_buffer: false,
             traffic: TcpTraffic::Bulk,
             start: 0,

@@ -45,6 +45,10 @@ pub struct TcpReceiver {
     pub(crate) subflow: bool,
     /// Linux's read-time ACK (`TcpFlowConfig::linux_receiver`; `read_now`).
     pub(crate) read_ack: bool,
+    /// A plain TCP flow's application reads only once this many in-order segments wait
+    /// (SO_RCVLOWAT, `TcpFlowConfig::read_lowat_segments`); `unread` counts them.
+    pub(crate) read_lowat: u32,
+    unread: u32,
     /// The lone segment waiting for its ACK was pushed (Linux's ICSK_ACK_PUSHED): a later read
     /// that empties the connection's memory ACKs it (`on_connection_read`).
     pushed: bool,
@@ -70,6 +74,8 @@ impl TcpReceiver {
             timer: LazyTimer::new(EventKind::DelayedAck),
             subflow: false,
             read_ack: false,
+            read_lowat: 0,
+            unread: 0,
             pushed: false,
             counters: ReceiverCounters::default(),
             owd_log: None,
@@ -86,8 +92,7 @@ impl TcpReceiver {
     #[inline]
     pub(crate) fn on_data(&mut self, id: PacketId, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
-        // A plain TCP flow's read empties its receive memory whenever the segment is in order.
-        let memory_empty = !self.subflow || self.subflow_data(&p, ctx, owner);
+        let subflow_memory_empty = self.subflow && self.subflow_data(&p, ctx, owner);
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
             log.push(OwdSample { sent: p.ts, received: ctx.now, retransmission: p.flags & FLAG_RETRANSMIT != 0 });
@@ -107,6 +112,7 @@ impl TcpReceiver {
             }
             self.counters.delivered_packets += advanced;
             self.counters.delivered_bytes += advanced * p.size_bytes as u64;
+            self.unread = self.unread.saturating_add(advanced as u32);
         } else if seq > self.rcv_nxt {
             if self.ooo.insert(seq) && self.sack {
                 self.report_block_around(seq);
@@ -118,6 +124,7 @@ impl TcpReceiver {
         }
         self.last_ts = p.ts;
         self.last_echo_valid = p.flags & FLAG_RETRANSMIT == 0;
+        let memory_empty = if self.subflow { subflow_memory_empty } else { self.plain_read() };
         if let (Some(delay), false) = (self.delayed_ack, immediate) {
             self.unacked += 1;
             if self.unacked < 2 && !self.read_now(&p, memory_empty) {
@@ -145,6 +152,17 @@ impl TcpReceiver {
             self.pushed = true;
             return false;
         }
+        true
+    }
+
+    /// A plain TCP flow's application reads, and so empties the receive memory, once
+    /// `read_lowat` in-order segments wait (Linux wakes a reader with SO_RCVLOWAT only then,
+    /// `tcp_data_ready`), and at once without it.
+    fn plain_read(&mut self) -> bool {
+        if self.unread < self.read_lowat.max(1) {
+            return false;
+        }
+        self.unread = 0;
         true
     }
 
