@@ -81,20 +81,9 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
     let command = command_line(&a, &settings);
     let out = OutDir::create("--out", &a.out)?;
     let dir = out.path().to_path_buf();
-    // The cases finished so far are kept (and reported) even when a later one fails.
+    // The runs finished so far are kept (and reported) even when a later one fails.
     out.finish();
-    let mut rows = Vec::new();
-    let mut failure = None;
-    for case in cases {
-        eprintln!("fidelity: {} ({} seeds, {} real runs)", case.name, settings.seeds, settings.repeats);
-        match fidelity::run_case(&case, &settings, &dir, &|line| eprintln!("  {line}")) {
-            Ok((sim, real)) => rows.push(Row { case, sim, real }),
-            Err(e) => {
-                failure = Some(CliError::runtime(format!("case {}: {e}", case.name)));
-                break;
-            }
-        }
-    }
+    let (rows, failure) = run_suite(&cases, &settings, &dir);
     let report = fidelity::report_markdown(&rows, &command);
     std::fs::write(dir.join("report.md"), &report)?;
     if !rows.is_empty() {
@@ -112,6 +101,51 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
         println!("rewrote the table in {}", doc.display());
     }
     Ok(())
+}
+
+/// Every case in the simulator, then the real runs in rounds: one run of every case per
+/// round. A real testbed's outcome on a phase-sensitive case drifts with the host's state
+/// over tens of minutes (docs/fidelity.md, "Drift"), so a case's repeats are spread over
+/// the whole suite's time rather than taken back to back. A failure ends the suite; the
+/// rows keep the runs finished before it.
+fn run_suite(cases: &[fidelity::Case], settings: &Settings, dir: &std::path::Path) -> (Vec<Row>, Option<CliError>) {
+    let log = |line: &str| eprintln!("  {line}");
+    let mut rows = Vec::new();
+    let mut keys = Vec::new();
+    for case in cases {
+        eprintln!("fidelity: {} in the simulator ({} seeds)", case.name, settings.seeds);
+        match fidelity::simulate_case(case, settings, dir, &log) {
+            Ok((sim, sim_keys)) => {
+                rows.push(Row { case: *case, sim, real: Vec::new() });
+                keys.push(sim_keys);
+            }
+            Err(e) => return (rows, Some(CliError::runtime(format!("case {}: {e}", case.name)))),
+        }
+    }
+    if let Some(earlier) = &settings.real_from {
+        for (k, sim_keys) in keys.iter().enumerate() {
+            let case = rows[k].case;
+            match fidelity::earlier_real_runs(&case, settings, earlier, sim_keys) {
+                Ok(real) => rows[k].real = real,
+                Err(e) => return (rows, Some(CliError::runtime(format!("case {}: {e}", case.name)))),
+            }
+        }
+        return (rows, None);
+    }
+    for repeat in 1..=settings.repeats {
+        eprintln!("fidelity: real runs, round {repeat}/{}", settings.repeats);
+        for (k, sim_keys) in keys.iter().enumerate() {
+            let case = rows[k].case;
+            match fidelity::real_repeat(&case, settings, dir, repeat, sim_keys, &log) {
+                Ok(v) => rows[k].real.push(v),
+                Err(e) => {
+                    rows.retain(|r| !r.real.is_empty());
+                    return (rows, Some(CliError::runtime(format!("case {}: {e}", case.name))));
+                }
+            }
+        }
+    }
+    (rows, None)
 }
 
 /// The command that reproduces this report, as a user would type it.

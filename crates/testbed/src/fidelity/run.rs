@@ -24,8 +24,8 @@ fn io(dir: &Path) -> impl Fn(std::io::Error) -> TestbedError + '_ {
     move |e| TestbedError(format!("writing into '{}': {e}", dir.display()))
 }
 
-/// Values of the case's quantity: (simulator per seed, real Linux per repeat).
-pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)) -> Result<(Vec<f64>, Vec<f64>)> {
+/// The scenario file of `case` and the overrides every run of it gets.
+fn case_file(case: &Case, settings: &Settings) -> (PathBuf, Vec<String>) {
     let file = settings.scenarios.join(format!("{}.toml", case.name));
     let mut overrides = Vec::new();
     if settings.quick {
@@ -33,9 +33,17 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         overrides.push(format!("simulation.warmup={}", case.quick.1));
     }
     overrides.extend(settings.overrides.iter().cloned());
-    let quantity = |summary: &std::collections::BTreeMap<String, serde_json::Value>, dir: &Path| {
-        case.quantity.of(summary).ok_or_else(|| TestbedError(format!("{}: summary.json has no {}", dir.display(), case.quantity.describe())))
-    };
+    (file, overrides)
+}
+
+fn quantity_of(case: &Case, summary: &std::collections::BTreeMap<String, serde_json::Value>, dir: &Path) -> Result<f64> {
+    case.quantity.of(summary).ok_or_else(|| TestbedError(format!("{}: summary.json has no {}", dir.display(), case.quantity.describe())))
+}
+
+/// The simulator's side of a case: its quantity per seed, and the keys its summary.json has
+/// (every real run must have them too).
+pub fn simulate_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)) -> Result<(Vec<f64>, Vec<String>)> {
+    let (file, overrides) = case_file(case, settings);
     let mut sim = Vec::new();
     let mut sim_keys: Vec<String> = Vec::new();
     for seed in 1..=settings.seeds {
@@ -46,39 +54,33 @@ pub fn run_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(&str)
         let dir = out.join(case.name).join("sim").join(format!("seed-{seed}"));
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let summary = pathpool_scenario::output::write_all(&dir, &outcome).map_err(io(&dir))?;
-        sim.push(quantity(&summary, &dir)?);
+        sim.push(quantity_of(case, &summary, &dir)?);
         sim_keys = summary.keys().cloned().collect();
     }
     log(&format!("{}: simulator {:?}", case.name, sim));
-    if let Some(earlier) = &settings.real_from {
-        return Ok((sim, earlier_real(case, earlier, settings.repeats, &sim_keys, &quantity)?));
-    }
-    let mut real = Vec::new();
-    for repeat in 1..=settings.repeats {
-        let mut o = overrides.clone();
-        o.push(format!("simulation.seed={repeat}"));
-        let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
-        let outcome = crate::run(&loaded, &crate::RunOptions { progress: false, capture: None })?;
-        let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-        let summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
-        has_sim_keys(&summary, &sim_keys, &dir.join("summary.json"))?;
-        let v = quantity(&summary, &dir)?;
-        log(&format!("{}: real repeat {repeat}/{}: {v:.4}", case.name, settings.repeats));
-        real.push(v);
-    }
-    Ok((sim, real))
+    Ok((sim, sim_keys))
 }
 
-/// The case's real runs kept from an earlier report: every repeat-K folder there, K from 1,
-/// at least `want` of them.
-fn earlier_real(
-    case: &Case,
-    earlier: &Path,
-    want: u32,
-    sim_keys: &[String],
-    quantity: &dyn Fn(&std::collections::BTreeMap<String, serde_json::Value>, &Path) -> Result<f64>,
-) -> Result<Vec<f64>> {
+/// One real run of a case on the testbed (repeat K runs with seed K), kept under
+/// CASE/real/repeat-K; its quantity.
+pub fn real_repeat(case: &Case, settings: &Settings, out: &Path, repeat: u32, sim_keys: &[String], log: &dyn Fn(&str)) -> Result<f64> {
+    let (file, mut o) = case_file(case, settings);
+    o.push(format!("simulation.seed={repeat}"));
+    let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
+    let outcome = crate::run(&loaded, &crate::RunOptions { progress: false, capture: None })?;
+    let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
+    has_sim_keys(&summary, sim_keys, &dir.join("summary.json"))?;
+    let v = quantity_of(case, &summary, &dir)?;
+    log(&format!("{}: real repeat {repeat}/{}: {v:.4}", case.name, settings.repeats));
+    Ok(v)
+}
+
+/// The case's real runs kept from an earlier report (`--real-from`): every repeat-K folder
+/// there, K from 1, at least `settings.repeats` of them.
+pub fn earlier_real_runs(case: &Case, settings: &Settings, earlier: &Path, sim_keys: &[String]) -> Result<Vec<f64>> {
+    let want = settings.repeats;
     let mut real = Vec::new();
     for repeat in 1.. {
         let dir = earlier.join(case.name).join("real").join(format!("repeat-{repeat}"));
@@ -90,7 +92,7 @@ fn earlier_real(
         let summary: std::collections::BTreeMap<String, serde_json::Value> =
             serde_json::from_str(&text).map_err(|e| TestbedError(format!("--real-from: '{}' is not a summary.json: {e}", file.display())))?;
         has_sim_keys(&summary, sim_keys, &file).map_err(|e| TestbedError(format!("--real-from: {}", e.0)))?;
-        real.push(quantity(&summary, &dir)?);
+        real.push(quantity_of(case, &summary, &dir)?);
     }
     if real.len() < want as usize {
         let dir = earlier.join(case.name).join("real");
