@@ -22,7 +22,7 @@ const WHY_LIA: &str = "LIA moves traffic off the path that crosses two congested
 
 pub struct Zongor2019;
 
-/// Schemes, with the key suffix the issue names them by.
+/// Schemes, with the suffix of their keys in the results.
 const SCHEMES: [(&str, &str); 6] = [("uncoupled-cubic", "cubic"), ("lia", "lia"), ("olia", "olia"), ("balia", "balia"), ("mptcp-sbd", "sbd"), ("mptcp-sbd-pairwise", "pairwise")];
 /// The scenario has no random element (no background, drop-tail, no random loss): every seed
 /// gives the same run, so one is enough.
