@@ -99,6 +99,9 @@ impl TcpReceiver {
         }
         let seq = p.seq;
         let mut immediate = false;
+        // A plain TCP flow's application reads every in-order segment at once, emptying the
+        // receive memory, unless it waits for a low-water mark.
+        let mut plain_read = true;
         if seq == self.rcv_nxt {
             let filled_gap = !self.ooo.is_empty();
             self.rcv_nxt = if filled_gap { self.ooo.next_absent(seq + 1) } else { seq + 1 };
@@ -112,7 +115,9 @@ impl TcpReceiver {
             }
             self.counters.delivered_packets += advanced;
             self.counters.delivered_bytes += advanced * p.size_bytes as u64;
-            self.unread = self.unread.saturating_add(advanced as u32);
+            if self.read_lowat > 1 {
+                plain_read = self.read_at_lowat(advanced);
+            }
         } else if seq > self.rcv_nxt {
             if self.ooo.insert(seq) && self.sack {
                 self.report_block_around(seq);
@@ -124,7 +129,7 @@ impl TcpReceiver {
         }
         self.last_ts = p.ts;
         self.last_echo_valid = p.flags & FLAG_RETRANSMIT == 0;
-        let memory_empty = if self.subflow { subflow_memory_empty } else { self.plain_read() };
+        let memory_empty = if self.subflow { subflow_memory_empty } else { plain_read };
         if let (Some(delay), false) = (self.delayed_ack, immediate) {
             self.unacked += 1;
             if self.unacked < 2 && !self.read_now(&p, memory_empty) {
@@ -155,11 +160,12 @@ impl TcpReceiver {
         true
     }
 
-    /// A plain TCP flow's application reads, and so empties the receive memory, once
-    /// `read_lowat` in-order segments wait (Linux wakes a reader with SO_RCVLOWAT only then,
-    /// `tcp_data_ready`), and at once without it.
-    fn plain_read(&mut self) -> bool {
-        if self.unread < self.read_lowat.max(1) {
+    /// `advanced` more in-order segments wait; whether the application, woken only once
+    /// `read_lowat` segments wait (Linux wakes a reader with SO_RCVLOWAT only then,
+    /// `tcp_data_ready`), reads them all now and so empties the receive memory.
+    fn read_at_lowat(&mut self, advanced: u64) -> bool {
+        self.unread = self.unread.saturating_add(advanced.min(u32::MAX as u64) as u32);
+        if self.unread < self.read_lowat {
             return false;
         }
         self.unread = 0;
