@@ -5,7 +5,7 @@
 //! The headers are kept (IPv4 with its TCP/UDP header and options), not the payload.
 //!
 //! The element's real-time thread only stamps the packet and copies its headers into a
-//! channel; a writer thread of ordinary priority turns them into the file. A file write in
+//! channel; a writer thread at the lowest priority turns them into the file. A file write in
 //! the relay thread held a packet whenever the buffered writer flushed, which changed how
 //! the flows met the queue and so the very result being captured (docs/testbed.md,
 //! "Captures").
@@ -46,7 +46,7 @@ pub struct Capture {
     writer: Option<JoinHandle<()>>,
     /// Packets not captured: the channel was full or the writer refused them (a full disk).
     /// Counted, never fatal to the run.
-    pub failed: Arc<AtomicU64>,
+    failed: Arc<AtomicU64>,
 }
 
 impl Capture {

@@ -92,16 +92,15 @@ impl TcpReceiver {
     #[inline]
     pub(crate) fn on_data(&mut self, id: PacketId, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
-        let subflow_memory_empty = self.subflow && self.subflow_data(&p, ctx, owner);
+        // A plain TCP flow's application reads every in-order segment at once, emptying its
+        // receive memory, unless it waits for a low-water mark (below).
+        let mut memory_empty = !self.subflow || self.subflow_data(&p, ctx, owner);
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
             log.push(OwdSample { sent: p.ts, received: ctx.now, retransmission: p.flags & FLAG_RETRANSMIT != 0 });
         }
         let seq = p.seq;
         let mut immediate = false;
-        // A plain TCP flow's application reads every in-order segment at once, emptying the
-        // receive memory, unless it waits for a low-water mark.
-        let mut plain_read = true;
         if seq == self.rcv_nxt {
             let filled_gap = !self.ooo.is_empty();
             self.rcv_nxt = if filled_gap { self.ooo.next_absent(seq + 1) } else { seq + 1 };
@@ -116,7 +115,7 @@ impl TcpReceiver {
             self.counters.delivered_packets += advanced;
             self.counters.delivered_bytes += advanced * p.size_bytes as u64;
             if self.read_lowat > 1 {
-                plain_read = self.read_at_lowat(advanced);
+                memory_empty = self.read_at_lowat(advanced);
             }
         } else if seq > self.rcv_nxt {
             if self.ooo.insert(seq) && self.sack {
@@ -129,7 +128,6 @@ impl TcpReceiver {
         }
         self.last_ts = p.ts;
         self.last_echo_valid = p.flags & FLAG_RETRANSMIT == 0;
-        let memory_empty = if self.subflow { subflow_memory_empty } else { plain_read };
         if let (Some(delay), false) = (self.delayed_ack, immediate) {
             self.unacked += 1;
             if self.unacked < 2 && !self.read_now(&p, memory_empty) {
