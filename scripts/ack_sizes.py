@@ -39,6 +39,8 @@ def main():
     ap.add_argument("--skip", type=float, default=10.0, help="seconds left out at the start")
     ap.add_argument("--run", type=int, default=10, help="one-segment ACKs in a row that make a run")
     a = ap.parse_args()
+    if a.run < 1:
+        ap.error(f"--run {a.run}: expected a number of ACKs, 1 or more")
     start, data, mss = None, Counter(), defaultdict(int)
     for t, src, dst, *_, payload, _ipid, _psh in tcp_segments(a.data):
         start = t if start is None else start
