@@ -141,6 +141,7 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
         flow_cwnd_packets: rows.iter().map(|r| samples[1..].iter().map(|s| r.sum(s, |t| u64::from(t.cwnd_packets)) as f64).collect()).collect(),
         flow_extra: vec![
             ExtraColumn { name: "srtt_ms", values: per_row(&|s, r| r.sum(s, |t| u64::from(t.srtt_us)) as f64 / 1e3) },
+            ExtraColumn { name: "min_rtt_ms", values: per_row(&|s, r| r.sum(s, |t| u64::from(t.min_rtt_us)) as f64 / 1e3) },
             ExtraColumn { name: "bytes_acked", values: per_row(&|s, r| r.sum(s, |t| t.bytes_acked) as f64) },
             ExtraColumn { name: "retransmissions", values: per_row(&|s, r| r.sum(s, |t| u64::from(t.total_retrans)) as f64) },
             ExtraColumn { name: "dsack_dups", values: per_row(&|s, r| r.sum(s, |t| u64::from(t.dsack_dups)) as f64) },

@@ -20,6 +20,9 @@ pub struct TcpInfo {
     pub cwnd_packets: u32,
     pub ssthresh_packets: u32,
     pub srtt_us: u32,
+    /// The least RTT measured over the connection (tcpi_min_rtt; Linux keeps a windowed
+    /// minimum, tcp_min_rtt_wlen): the path's own delay plus the hosts' least latency.
+    pub min_rtt_us: u32,
     pub bytes_acked: u64,
     pub total_retrans: u32,
     pub rto_count: u16,
@@ -49,6 +52,7 @@ pub fn decode(b: &[u8], len: usize) -> TcpInfo {
     let b = &b[..INFO_LEN];
     TcpInfo {
         srtt_us: u32_at(b, 68),
+        min_rtt_us: u32_at(b, 148),
         ssthresh_packets: u32_at(b, 76),
         cwnd_packets: u32_at(b, 80),
         total_retrans: u32_at(b, 100),

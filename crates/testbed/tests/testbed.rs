@@ -71,10 +71,15 @@ fn one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind() {
     // plus a full buffer's queueing delay (one BDP, another 40 ms) and a margin for the stacks.
     let flows = std::fs::read_to_string(dir.join("flows.csv")).unwrap();
     let header: Vec<&str> = flows.lines().next().unwrap().split(',').collect();
-    assert_eq!(header, ["time_s", "flow", "throughput_mbps", "cwnd_packets", "srtt_ms", "bytes_acked", "retransmissions", "dsack_dups", "busy_ms", "rwnd_limited_ms", "sndbuf_limited_ms"]);
+    assert_eq!(header, ["time_s", "flow", "throughput_mbps", "cwnd_packets", "srtt_ms", "min_rtt_ms", "bytes_acked", "retransmissions", "dsack_dups", "busy_ms", "rwnd_limited_ms", "sndbuf_limited_ms"]);
     let last: Vec<&str> = flows.lines().last().unwrap().split(',').collect();
     let srtt: f64 = last[4].parse().unwrap();
     assert!((40.0..=85.0).contains(&srtt), "srtt {srtt} ms on a 40 ms path with a BDP of buffer");
+    // The least RTT is the path's 40 ms and what the hosts and the delay element add: never
+    // less (no packet arrives early), and with the element's p99 under 1 ms per hop
+    // (docs/testbed.md), not 2 ms more over the path's four hops.
+    let min_rtt: f64 = last[5].parse().unwrap();
+    assert!((40.0..=42.0).contains(&min_rtt), "min RTT {min_rtt} ms on a 40 ms path");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
