@@ -22,7 +22,9 @@ Per flow (source address and port of its data), after the first `--skip` seconds
   held ACK let go by a read, another segment or the timer).
 
 And over all flows: how the bottleneck interleaves them, as runs of consecutive segments of
-one flow in the order they reach the receiver (mean run, share of runs of 10 or more).
+one flow in the order they reach the receiver (mean run, share of runs of 10 or more), and
+each flow's mean run. `--together A,B` counts the flows from source addresses A and B as one
+(say, an MPTCP connection's subflows) in one more line.
 
 With `--sender CAPTURE` (a capture at one flow's sender, e.g. its access link), also that
 flow's bursts (segments less than 100 us apart): their sizes, and the share that end with PSH.
@@ -45,6 +47,11 @@ def segments(path):
         yield t, src, dst, seq, ack, payload, psh
 
 
+def address(src):
+    """A source (address bytes, port) as its dotted address."""
+    return ".".join(map(str, src[0]))
+
+
 def pct(v, q):
     v = sorted(v)
     return v[min(int(q * len(v)), len(v) - 1)] if v else float("nan")
@@ -57,6 +64,7 @@ def main():
     ap.add_argument("--skip", type=float, default=5.0, help="seconds left out at the start (slow start)")
     ap.add_argument("--gap", type=float, default=1e-3, help="a longer pause between a flow's segments ends a train (s)")
     ap.add_argument("--sender", action="append", default=[], help="a capture at one flow's sender: its bursts")
+    ap.add_argument("--together", help="source addresses, comma-separated, whose flows count as one in the runs")
     a = ap.parse_args()
     data, acks, order = defaultdict(list), defaultdict(list), []
     for t, src, dst, seq, _ack, n, psh in segments(a.data):
@@ -116,6 +124,14 @@ def main():
               + " / ".join(f"{singles[k] / max(sum(singles.values()), 1):.2f}" for k in ("at once, PSH", "at once, no PSH", "later")))
 
     runs(order, start)
+    if a.together:
+        addresses = a.together.split(",")
+        known = {address(src) for _t, src in order}
+        unknown = [x for x in addresses if x not in known]
+        if unknown:
+            sys.exit(f"--together: no flow from {unknown[0]} in {a.data} (its flows come from {', '.join(sorted(known))})")
+        merged = [(t, ((a.together,), 0) if address(src) in addresses else src) for t, src in order]
+        runs(merged, start)
     for path in a.sender:
         bursts(path, a.skip)
 
@@ -136,10 +152,23 @@ def run_lengths(order, start):
 
 
 def runs(order, start):
-    """Runs of consecutive segments of one flow, in arrival order."""
+    """Runs of consecutive segments of one flow, in arrival order, and each flow's mean run."""
     lengths = run_lengths(order, start)
-    if lengths:
-        print(f"runs of one flow: {len(lengths)}, mean {sum(lengths) / len(lengths):.1f} segments, of 10 or more {sum(x >= 10 for x in lengths) / len(lengths):.2f}")
+    if not lengths:
+        return
+    per_flow, prev, current = defaultdict(list), None, 0
+    for t, key in order:
+        if t <= start:
+            continue
+        if key == prev:
+            current += 1
+            continue
+        if prev is not None:
+            per_flow[prev].append(current)
+        prev, current = key, 1
+    label = lambda k: k[0][0] if isinstance(k[0][0], str) else f"{address(k)}:{k[1]}"
+    means = ", ".join(f"{label(k)} {sum(v) / len(v):.1f}" for k, v in sorted(per_flow.items(), key=lambda x: label(x[0])) if v)
+    print(f"runs of one flow: {len(lengths)}, mean {sum(lengths) / len(lengths):.1f} segments, of 10 or more {sum(x >= 10 for x in lengths) / len(lengths):.2f}; per flow: {means}")
 
 
 def bursts(path, skip):
