@@ -52,6 +52,11 @@ def address(src):
     return ".".join(map(str, src[0]))
 
 
+def label(key):
+    """A source as address:port; a name given instead (flows counted as one) as it is."""
+    return key if isinstance(key, str) else f"{address(key)}:{key[1]}"
+
+
 def pct(v, q):
     v = sorted(v)
     return v[min(int(q * len(v)), len(v) - 1)] if v else float("nan")
@@ -114,7 +119,7 @@ def main():
         ends = [x - floor for x in ends]
         held = [x for x in ends if x > 0.3e-3]
         acked = sum(per_ack[k] for k in (1, 2, 3)) or 1
-        name = f"{'.'.join(map(str, key[0][0]))}:{key[0][1]}"
+        name = label(key[0])
         spacing = sum(apart.values()) or 1
         print(f"{name}: {len(segs)} segments, PSH {sum(s[3] for s in segs) / len(segs):.2f} (2 / 3 segments apart {apart[2] / spacing:.2f} / {apart[3] / spacing:.2f}); ACKs of 1 / 2 / 3+ segments "
               + " / ".join(f"{per_ack[k] / acked:.3f}" for k in (1, 2, 3))
@@ -130,15 +135,16 @@ def main():
         unknown = [x for x in addresses if x not in known]
         if unknown:
             sys.exit(f"--together: no flow from {unknown[0]} in {a.data} (its flows come from {', '.join(sorted(known))})")
-        merged = [(t, ((a.together,), 0) if address(src) in addresses else src) for t, src in order]
+        merged = [(t, a.together if address(src) in addresses else src) for t, src in order]
         runs(merged, start)
     for path in a.sender:
         bursts(path, a.skip)
 
 
-def run_lengths(order, start):
-    """Lengths of the runs of consecutive items of one key, in (time, key) order, from `start`."""
-    lengths, current, prev = [], 0, None
+def keyed_runs(order, start):
+    """(key, length) of each run of consecutive items of one key, in (time, key) order, from
+    `start`; the last run, which may go on past the capture, is left out."""
+    out, current, prev = [], 0, None
     for t, key in order:
         if t <= start:
             continue
@@ -146,28 +152,26 @@ def run_lengths(order, start):
             current += 1
         else:
             if current:
-                lengths.append(current)
+                out.append((prev, current))
             current, prev = 1, key
-    return lengths
+    return out
+
+
+def run_lengths(order, start):
+    """Lengths of the runs of consecutive items of one key, in (time, key) order, from `start`."""
+    return [n for _key, n in keyed_runs(order, start)]
 
 
 def runs(order, start):
     """Runs of consecutive segments of one flow, in arrival order, and each flow's mean run."""
-    lengths = run_lengths(order, start)
-    if not lengths:
+    keyed = keyed_runs(order, start)
+    if not keyed:
         return
-    per_flow, prev, current = defaultdict(list), None, 0
-    for t, key in order:
-        if t <= start:
-            continue
-        if key == prev:
-            current += 1
-            continue
-        if prev is not None:
-            per_flow[prev].append(current)
-        prev, current = key, 1
-    label = lambda k: k[0][0] if isinstance(k[0][0], str) else f"{address(k)}:{k[1]}"
-    means = ", ".join(f"{label(k)} {sum(v) / len(v):.1f}" for k, v in sorted(per_flow.items(), key=lambda x: label(x[0])) if v)
+    lengths = [n for _key, n in keyed]
+    per_flow = defaultdict(list)
+    for key, n in keyed:
+        per_flow[label(key)].append(n)
+    means = ", ".join(f"{k} {sum(v) / len(v):.1f}" for k, v in sorted(per_flow.items()))
     print(f"runs of one flow: {len(lengths)}, mean {sum(lengths) / len(lengths):.1f} segments, of 10 or more {sum(x >= 10 for x in lengths) / len(lengths):.2f}; per flow: {means}")
 
 

@@ -25,11 +25,8 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ack_pattern import label  # noqa: E402  (address:port)
 from mptcp_acks import tcp_segments  # noqa: E402  (the same pcap reader)
-
-
-def name(src, dst):
-    return f"{'.'.join(map(str, src[0]))}:{src[1]} > {'.'.join(map(str, dst[0]))}:{dst[1]}"
 
 
 def main():
@@ -73,7 +70,7 @@ def main():
             run = 0
         acked = sum(k * v for k, v in sizes.items())
         shares = " ".join(f"{k if k < 4 else '4+'}: {sizes[k] / n:.3f}" for k in range(5))
-        print(f"{name(*flow)}: {data[flow]} data segments, {n} ACKs ({n / data[flow]:.3f} per segment); "
+        print(f"{label(flow[0])} > {label(flow[1])}: {data[flow]} data segments, {n} ACKs ({n / data[flow]:.3f} per segment); "
               f"segments per ACK {shares}; acknowledged one by one in runs of {a.run}+: {in_runs / max(acked, 1):.3f}")
 
 
