@@ -17,6 +17,9 @@ deps: deps-kernel
 	  echo "installing the Rust toolchain with rustup"; \
 	  curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal; }
 	@$(CARGO) --version
+	@# Every package of the lock file, other platforms' included: the crate-graph test reads
+	@# `cargo metadata --offline`, which needs them all, where a build fetches only its own.
+	@$(CARGO) fetch --locked --quiet
 	@if [ "$$(id -u)" = 0 ] && ! { command -v ip && command -v tc; } >/dev/null 2>&1; then \
 	  echo "installing iproute2 for the testbed"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; fi
