@@ -366,6 +366,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
     let ack_size = wire_size(f, "ack_size", 40)?;
     // RACK finds lost retransmissions from SACKed segments (tcp/rack.rs).
     let rack_lost_retransmit = f.choice("lost_retransmit", &["rto", "rack"])?.is_some_and(|c| c.value == "rack");
+    let send_buffer = f.choice("send_buffer", &["unlimited", "linux", "linux-6.18"])?;
     if rack_lost_retransmit && recovery != Recovery::Sack {
         return Err(f.error("lost_retransmit", "\"rack\" needs recovery = \"sack\" (it reads the SACK scoreboard)".to_string()));
     }
@@ -398,7 +399,8 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         },
         rack_lost_retransmit,
         send_jitter: f.time("send_jitter")?.unwrap_or(0),
-        linux_send_buffer: f.choice("send_buffer", &["unlimited", "linux"])?.is_some_and(|c| c.value == "linux"),
+        linux_send_buffer: send_buffer.as_ref().is_some_and(|c| c.value != "unlimited"),
+        next_ack_rule: send_buffer.as_ref().is_some_and(|c| c.value == "linux-6.18"),
         receive_lowat,
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),

@@ -124,7 +124,8 @@ impl Simulation {
         let rev = self.route("tcp flow rev route", &cfg.rev, sender)?;
         let mut tcp_sender = TcpSender::new(flow, fwd, conn, subflow, cfg);
         if cfg.linux_send_buffer {
-            tcp_sender.set_send_buffer(SendBuffer::new(Rng::for_stream(self.seed, stream::SEND_BUFFER | sender as u64)));
+            let buffer = SendBuffer::new(Rng::for_stream(self.seed, stream::SEND_BUFFER | sender as u64));
+            tcp_sender.set_send_buffer(buffer.with_next_ack_rule(cfg.next_ack_rule));
         }
         self.push(Element::TcpSender(tcp_sender));
         let delack = cfg.delayed_ack;

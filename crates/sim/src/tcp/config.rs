@@ -62,6 +62,10 @@ pub struct TcpFlowConfig {
     /// application's writes end with PSH, and an MPTCP subflow's buffer holds connection
     /// data ahead of sending.
     pub linux_send_buffer: bool,
+    /// With `linux_send_buffer`: also Linux's next-ACK rule for a partial skb as the
+    /// October 2025 kernels have it (scenario `send_buffer = "linux-6.18"`;
+    /// `SendBuffer::with_next_ack_rule`).
+    pub next_ack_rule: bool,
     pub traffic: TcpTraffic,
     pub start: Time,
     /// No new data is sent after this time (outstanding data is still recovered).
@@ -91,6 +95,7 @@ impl TcpFlowConfig {
             linux_receiver: false,
             read_lowat_segments: 0,
             linux_send_buffer: false,
+            next_ack_rule: false,
             traffic: TcpTraffic::Bulk,
             start: 0,
             stop: None,

@@ -5,8 +5,10 @@
 //!   (net/ipv4/tcp_output.c) gives at these rates, with PSH on the last segment. An skb
 //!   leaves whole when the window has room for it; when it has not, `tcp_tso_should_defer`
 //!   waits for the next ACK only if the last transmission was within 1 ms, and otherwise
-//!   sends the part that fits, without PSH. At 20 Mb/s a flow's ACKs come more than 1 ms
-//!   apart, so Linux rarely waits there. On the testbed
+//!   sends the part that fits, without PSH; since October 2025 (and optionally here) nor
+//!   does it wait when the next ACK is due more than 1 ms from now (the oldest
+//!   unacknowledged segment's send time plus SRTT). At 20 Mb/s a flow's ACKs come more than
+//!   1 ms apart, so Linux rarely waits there. On the testbed
 //!   85-89 % of a sender's bursts end with PSH, and PSH segments are two segments apart
 //!   86-91 % of the time and three 7-9 % (an skb the application's writes left longer).
 //!   An skb of three shifts which segments the receiver pairs for its delayed ACKs.
@@ -15,6 +17,8 @@
 //!   segments per segment of that window as measured on the testbed. An MPTCP connection
 //!   pushes its data into each subflow's buffer as far as it has room, ahead of what the
 //!   window lets the subflow send, so data arrives out of order at the data level.
+
+use std::collections::VecDeque;
 
 use crate::rng::Rng;
 use crate::time::Time;
@@ -40,12 +44,27 @@ pub struct SendBuffer {
     skb_end: u64,
     /// When the sender last transmitted anything (Linux's `tcp_wstamp_ns` without pacing).
     last_send: Option<Time>,
+    /// When each segment from `first_unacked` on was last sent (Linux's skb `tstamp`).
+    send_times: VecDeque<Time>,
+    first_unacked: u64,
+    /// Whether the next ACK's due time counts (`with_next_ack_rule`).
+    next_ack_rule: bool,
     rng: Rng,
 }
 
 impl SendBuffer {
     pub fn new(rng: Rng) -> Self {
-        SendBuffer { largest_window: 0.0, skb_end: 0, last_send: None, rng }
+        SendBuffer { largest_window: 0.0, skb_end: 0, last_send: None, send_times: VecDeque::new(), first_unacked: 0, next_ack_rule: false, rng }
+    }
+
+    /// Also Linux's next-ACK rule (`ack_due_late`) as it stands since October 2025
+    /// (`Fixes: 50c8339e9299`, in 6.18 and the stable kernels it went to). Before, the rule
+    /// sent at once only when the oldest unacknowledged segment left less than SRTT/2 ago,
+    /// which in steady state it seldom has, so without it this models those kernels.
+    /// Not the suite's default: docs/fidelity.md, "A partial skb and the next ACK".
+    pub fn with_next_ack_rule(mut self, on: bool) -> Self {
+        self.next_ack_rule = on;
+        self
     }
 
     /// Segments the buffer holds: sent and not yet acknowledged, and not yet sent.
@@ -66,20 +85,53 @@ impl SendBuffer {
         self.skb_end - seq
     }
 
-    pub fn on_send(&mut self, now: Time) {
+    pub fn on_send(&mut self, seq: u64, now: Time) {
         self.last_send = Some(now);
+        let Some(i) = seq.checked_sub(self.first_unacked) else { return };
+        let len = self.send_times.len();
+        match self.send_times.get_mut(i as usize) {
+            Some(t) => *t = now,
+            None if i as usize == len => self.send_times.push_back(now),
+            // Beyond the recorded range (a go-back-N resend): not the oldest, not needed.
+            None => {}
+        }
+    }
+
+    /// Segments below `snd_una` are acknowledged: their send times are no longer needed.
+    pub fn on_cumulative_ack(&mut self, snd_una: u64) {
+        while self.first_unacked < snd_una {
+            if self.send_times.pop_front().is_none() {
+                self.first_unacked = snd_una;
+                break;
+            }
+            self.first_unacked += 1;
+        }
+    }
+
+    /// Whether the next ACK is due more than min(SRTT/2, 1 ms) from now: the oldest
+    /// unacknowledged segment's send time plus SRTT (`tcp_tso_should_defer`'s "If next ACK
+    /// is likely to come too late"). With nothing in flight there is no ACK to wait for.
+    fn ack_due_late(&self, now: Time, srtt: Option<Time>) -> bool {
+        if !self.next_ack_rule {
+            return false;
+        }
+        let (Some(&sent), Some(srtt)) = (self.send_times.front(), srtt) else { return true };
+        let threshold = (srtt / 2).min(DEFER_ONLY_WITHIN);
+        (sent + srtt).saturating_sub(now) > threshold
     }
 
     /// Whether new segment `seq` may leave now with `room` segments of window left of
     /// `window`, and if so whether it ends its skb (carries PSH). An skb that fits leaves
     /// whole; one that does not waits for the next ACK, unless Linux would split it
     /// (`tcp_tso_should_defer`, net/ipv4/tcp_output.c): the last transmission was over 1 ms
-    /// ago, or the room is at least a third of the window. A split skb's first part has no
-    /// PSH (`tso_fragment`); the rest keeps it.
-    pub fn may_leave(&mut self, seq: u64, room: u64, window: u64, now: Time) -> Option<bool> {
+    /// ago, the room is at least a third of the window, or (with the next-ACK rule) the
+    /// next ACK is due late (`ack_due_late`). A split skb's first part has no PSH (`tso_fragment`); the rest
+    /// keeps it. `srtt`: the sender's smoothed RTT, if it has one.
+    pub fn may_leave(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: Option<Time>) -> Option<bool> {
         let rest = self.rest_of_skb(seq);
         let idle = self.last_send.is_none_or(|t| now.saturating_sub(t) > DEFER_ONLY_WITHIN);
-        (rest <= room || idle || room * TSO_WIN_DIVISOR >= window).then_some(rest == 1)
+        let leaves = rest <= room || idle || room * TSO_WIN_DIVISOR >= window || self.ack_due_late(now, srtt);
+        leaves.then_some(rest == 1)
     }
 
     /// Whether new segment `seq` is the last of its skb (carries PSH).
@@ -105,19 +157,54 @@ mod tests {
     #[test]
     fn an_skb_that_does_not_fit_waits_only_within_a_millisecond_of_the_last_send() {
         let mut b = SendBuffer::new(Rng::for_stream(1, 0));
-        let size = b.rest_of_skb(0);
         // Written out, not DEFER_ONLY_WITHIN, so that a wrong unit in the constant shows.
         let ms = crate::time::millis(1);
-        b.on_send(10 * ms);
-        // Room for all but one segment in a window of 20: the skb waits for the next ACK...
-        assert_eq!(b.may_leave(0, size - 1, 20, 10 * ms + ms / 2), None);
+        // The first skb is in flight; the next starts at `next`.
+        let next = b.rest_of_skb(0);
+        for seq in 0..next {
+            b.on_send(seq, 10 * ms);
+        }
+        let rest = b.rest_of_skb(next);
+        // Without the next-ACK rule the SRTT plays no part.
+        let due_now = None;
+        // Room for all of its skb but one segment, in a window of 20: it waits for the next ACK...
+        assert_eq!(b.may_leave(next, rest - 1, 20, 10 * ms + ms / 2, due_now), None);
         // ...unless the last send was over a millisecond ago: its first part leaves, no PSH.
-        assert_eq!(b.may_leave(0, size - 1, 20, 11 * ms + 1), Some(false));
+        assert_eq!(b.may_leave(next, rest - 1, 20, 11 * ms + 1, due_now), Some(false));
         // Room for all of it: it leaves whole, PSH on its last segment.
-        assert_eq!(b.may_leave(0, size, 20, 10 * ms), Some(false));
-        assert_eq!(b.may_leave(size - 1, 1, 20, 10 * ms), Some(true));
+        assert_eq!(b.may_leave(next, rest, 20, 10 * ms, due_now), Some(false));
+        assert_eq!(b.may_leave(next + rest - 1, 1, 20, 10 * ms, due_now), Some(true));
         // Room of a third of the window: a partial skb leaves at once.
-        assert_eq!(b.may_leave(0, 1, 3, 10 * ms), Some(false));
+        assert_eq!(b.may_leave(next, 1, 3, 10 * ms, due_now), Some(false));
+    }
+
+    #[test]
+    fn with_the_next_ack_rule_an_skb_does_not_wait_for_an_ack_due_more_than_a_millisecond_from_now() {
+        let mut b = SendBuffer::new(Rng::for_stream(1, 0)).with_next_ack_rule(true);
+        let ms = crate::time::millis(1);
+        // The skb asked about starts at `next`, after ten or more segments in flight.
+        let next = (9..).find(|&s| b.ends_skb(s)).unwrap() + 1;
+        let size = b.rest_of_skb(next);
+        b.on_send(0, 0);
+        for seq in 1..next {
+            b.on_send(seq, 39 * ms + ms / 2);
+        }
+        let now = 39 * ms + 9 * ms / 10;
+        // Segment 0's ACK is due at 40 ms, 0.1 ms from now: the skb waits for it.
+        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(40 * ms)), None);
+        // With an SRTT of 41.5 ms it is due 1.6 ms from now: the part that fits leaves...
+        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(41 * ms + ms / 2)), Some(false));
+        // ...where the kernels before October 2025 wait.
+        b.next_ack_rule = false;
+        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(41 * ms + ms / 2)), None);
+        b.next_ack_rule = true;
+        // Once segment 0 is acknowledged the next ACK is segment 1's, due an SRTT after
+        // 39.5 ms.
+        b.on_cumulative_ack(1);
+        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(40 * ms)), Some(false));
+        // Nothing in flight: no ACK to wait for.
+        b.on_cumulative_ack(next);
+        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(40 * ms)), Some(false));
     }
 
     #[test]

@@ -252,6 +252,9 @@ impl TcpSender {
             let previously_sacked = if self.sack { self.scoreboard.advance(ack) } else { 0 };
             let newly_acked = (ack - self.snd_una - previously_sacked + newly_sacked) as f64;
             self.snd_una = ack;
+            if let Some(b) = self.send_buffer.as_deref_mut() {
+                b.on_cumulative_ack(ack);
+            }
             if self.snd_nxt < ack {
                 self.snd_nxt = ack;
             }
@@ -579,7 +582,8 @@ impl TcpSender {
     #[inline(never)]
     fn skb_may_leave(&mut self, flight: u64, window: u64, now: Time) -> Option<bool> {
         let b = self.send_buffer.as_mut()?;
-        b.may_leave(self.snd_nxt, window - flight, window, now)
+        let srtt = self.rtt.srtt().map(crate::time::from_nanos);
+        b.may_leave(self.snd_nxt, window - flight, window, now, srtt)
     }
 
     #[inline(never)]
@@ -615,7 +619,7 @@ impl TcpSender {
         }
         ctx.send_new(p);
         if let Some(b) = self.send_buffer.as_deref_mut() {
-            b.on_send(ctx.now);
+            b.on_send(seq, ctx.now);
         }
         self.counters.sent_packets += 1;
         if retransmit {
