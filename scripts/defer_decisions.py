@@ -10,7 +10,9 @@ less than SRTT/2 ago; after, when its ACK (its send time plus SRTT) is due more 
 min(SRTT/2, 1 ms) from now. A sender that split an skb ends its burst on a segment without
 PSH; this script finds those bursts in a sender's capture, rebuilds at the ACK that started
 each one what the kernel knew (the oldest unacknowledged segment's send time, SRTT as
-Linux smooths it, the last transmission), and says which rule explains the split.
+Linux smooths it, the last transmission), and says which rule explains the split. It also
+counts the segments between the PSH marks around each split segment: the application's
+write (skb) it was cut from, as far as the marks show it.
 
     python3 scripts/defer_decisions.py --data D/capture/t.pcap:1ms --acks D/capture/t.reverse.pcap
     python3 scripts/defer_decisions.py --data S/pcap/tcp.pcap          # a simulated sender host
@@ -26,7 +28,7 @@ import argparse
 import os
 import statistics
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mptcp_acks import after, tcp_segments  # noqa: E402  (the same capture reader)
@@ -92,7 +94,7 @@ def decisions(events, since):
             sent[seq] = t
             last_send = t
             if current is not None and (current[4] or t - current[3] <= BURST_START):
-                current[4].append((psh, retransmit))
+                current[4].append((psh, retransmit, seq))
             continue
         _, t, ack = e
         if current is not None:
@@ -118,14 +120,39 @@ def decisions(events, since):
         current = [sent[order[head_i]] + srtt - t, srtt, t - last_send, t, []]
     out = []
     for how_far, rtt, gap, _t, segs in bursts:
-        if not segs or any(r for _p, r in segs):
+        if not segs or any(r for _p, r, _s in segs):
             continue
         split = not segs[-1][0]
         # The split skb's segments are those after the burst's last PSH segment.
-        pushed = [i for i, (p, _r) in enumerate(segs) if p]
+        pushed = [i for i, (p, _r, _s) in enumerate(segs) if p]
         since_last = 0.0 if pushed else gap
-        out.append((how_far, rtt, split, since_last))
+        out.append((how_far, rtt, split, since_last, segs[-1][2]))
     return out
+
+
+def write_sizes(events, seqs):
+    """For each segment start in `seqs`: how many segments lie between the PSH marks around
+    it, in order of first transmission (the size of the application's write it was cut
+    from, as the marks show it)."""
+    first, high = [], None
+    for e in events:
+        if e[0] == "d" and (high is None or after(e[2], high) and e[2] != high):
+            high = e[2]
+            first.append(e)
+    index = {e[2]: i for i, e in enumerate(first)}
+    sizes = Counter()
+    for seq in seqs:
+        i = index.get(seq)
+        if i is None:
+            continue
+        lo = i
+        while lo > 0 and not first[lo - 1][4]:
+            lo -= 1
+        hi = i
+        while hi + 1 < len(first) and not first[hi][4]:
+            hi += 1
+        sizes[min(hi - lo + 1, 5)] += 1
+    return sizes
 
 
 def main():
@@ -147,13 +174,19 @@ def main():
         due_late = sum(1 for r in recs if r[0] > MS) / len(recs)
         print(f"{name}: {len(recs)} bursts outside recovery; the next ACK due over 1 ms after the burst's ACK for {due_late:.3f} of them "
               f"(median {1e3 * statistics.median(r[0] for r in recs):.2f} ms, SRTT {1e3 * statistics.median(r[1] for r in recs):.1f} ms)")
+        sizes = write_sizes(ev, [r[4] for r in splits])
+        cut_from = ("  the split segments lie in runs of these many segments between PSH marks: "
+                    + ", ".join(f"{'5+' if k == 5 else k}: {n}" for k, n in sorted(sizes.items())))
         if not recent:
             print(f"  {len(splits)} end in a split skb, none decided within 1 ms of a transmission")
+            print(cut_from)
             continue
         late = sum(1 for r in recent if r[0] > MS) / len(recent)
         old = sum(1 for r in recent if r[0] > r[1] / 2) / len(recent)
         print(f"  {len(splits)} end in a split skb, {len(recent)} of them decided within 1 ms of a transmission; of these, the next ACK "
               f"was due over 1 ms later for {late:.3f} (the rule since October 2025), over SRTT/2 later for {old:.3f} (the rule before)")
+        print(cut_from)
+
 
 if __name__ == "__main__":
     main()

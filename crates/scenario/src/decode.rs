@@ -400,7 +400,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         rack_lost_retransmit,
         send_jitter: f.time("send_jitter")?.unwrap_or(0),
         linux_send_buffer: send_buffer.as_ref().is_some_and(|c| c.value != "unlimited"),
-        next_ack_rule: send_buffer.as_ref().is_some_and(|c| c.value == "linux-6.18"),
+        linux_6_18: send_buffer.as_ref().is_some_and(|c| c.value == "linux-6.18"),
         receive_lowat,
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),

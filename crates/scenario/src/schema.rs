@@ -155,7 +155,7 @@ pub struct TcpSpec {
     pub linux_send_buffer: bool,
     /// `send_buffer = "linux-6.18"`: with Linux's next-ACK rule for a partial skb as the
     /// kernels from October 2025 have it (docs/fidelity.md, "A partial skb and the next ACK").
-    pub next_ack_rule: bool,
+    pub linux_6_18: bool,
     /// SO_RCVLOWAT on a TCP flow's receiving socket, so the application reads (and Linux
     /// sends its read-time ACKs) only once this many bytes wait (`receive_lowat`,
     /// docs/fidelity.md); the simulator models it with `delayed_ack = "linux"`.

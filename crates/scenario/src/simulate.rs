@@ -251,7 +251,7 @@ fn tcp_keys(cfg: &mut sim::TcpFlowConfig, t: &crate::schema::TcpSpec, start: sim
     cfg.linux_receiver = t.linux_receiver;
     cfg.read_lowat_segments = t.receive_lowat.map_or(0, |bytes| lowat_segments(bytes, t.packet_size));
     cfg.linux_send_buffer = t.linux_send_buffer;
-    cfg.next_ack_rule = t.next_ack_rule;
+    cfg.linux_6_18 = t.linux_6_18;
     cfg.mss_bytes = t.packet_size as u32;
     cfg.ack_bytes = t.ack_size as u32;
     cfg.min_rto = t.min_rto;

@@ -111,7 +111,7 @@ fn connection_step(send_buffer: &str) -> ([f64; 3], f64) {
 }
 
 #[test]
-fn with_the_next_ack_rule_tcp_acknowledging_every_segment_escapes_drops_as_on_linux() {
+fn with_the_linux_6_18_tcp_acknowledging_every_segment_escapes_drops_as_on_linux() {
     // Real Linux on the testbed, TCP acknowledging every segment beside one connection's two
     // subflows (docs/fidelity.md, "The connection's step"; 60 s runs): the subflows enter
     // recovery 37-39 times each and TCP 24-26, and MPTCP / TCP is 1.10-1.24. Linux 6.18's

@@ -125,7 +125,7 @@ impl Simulation {
         let mut tcp_sender = TcpSender::new(flow, fwd, conn, subflow, cfg);
         if cfg.linux_send_buffer {
             let buffer = SendBuffer::new(Rng::for_stream(self.seed, stream::SEND_BUFFER | sender as u64));
-            tcp_sender.set_send_buffer(buffer.with_next_ack_rule(cfg.next_ack_rule));
+            tcp_sender.set_send_buffer(buffer.with_linux_6_18(cfg.linux_6_18));
         }
         self.push(Element::TcpSender(tcp_sender));
         let delack = cfg.delayed_ack;

@@ -64,8 +64,8 @@ pub struct TcpFlowConfig {
     pub linux_send_buffer: bool,
     /// With `linux_send_buffer`: also Linux's next-ACK rule for a partial skb as the
     /// October 2025 kernels have it (scenario `send_buffer = "linux-6.18"`;
-    /// `SendBuffer::with_next_ack_rule`).
-    pub next_ack_rule: bool,
+    /// `SendBuffer::with_linux_6_18`).
+    pub linux_6_18: bool,
     pub traffic: TcpTraffic,
     pub start: Time,
     /// No new data is sent after this time (outstanding data is still recovered).
@@ -95,7 +95,7 @@ impl TcpFlowConfig {
             linux_receiver: false,
             read_lowat_segments: 0,
             linux_send_buffer: false,
-            next_ack_rule: false,
+            linux_6_18: false,
             traffic: TcpTraffic::Bulk,
             start: 0,
             stop: None,

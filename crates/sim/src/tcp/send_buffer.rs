@@ -34,6 +34,11 @@ pub const SEGMENTS_PER_WINDOW: f64 = 3.0;
 /// write was recent (1 ms)"); otherwise the part that fits leaves at once.
 pub const DEFER_ONLY_WITHIN: Time = crate::time::PS_PER_MS;
 
+/// Segments per skb as `tcp_tso_autosize` sizes it at these rates (`tcp_min_tso_segs`):
+/// Linux 6.18 sends at most this many in one transmission, and sends them as soon as the
+/// room is this large (`tcp_tso_should_defer`: "If a full-sized TSO skb can be sent").
+pub const MAX_SEGS: u64 = 2;
+
 /// Linux sends a partial skb anyway once the room is a third of the window
 /// (`sysctl_tcp_tso_win_divisor`, 3 by default).
 pub const TSO_WIN_DIVISOR: u64 = 3;
@@ -47,23 +52,30 @@ pub struct SendBuffer {
     /// When each segment from `first_unacked` on was last sent (Linux's skb `tstamp`).
     send_times: VecDeque<Time>,
     first_unacked: u64,
-    /// Whether the next ACK's due time counts (`with_next_ack_rule`).
-    next_ack_rule: bool,
+    /// Linux 6.18's transmit rules (`with_linux_6_18`).
+    linux_6_18: bool,
+    /// 6.18: the end of the skb after the head one, once a pull has moved its start.
+    next_end: Option<u64>,
+    /// 6.18: one past the last segment of the chunk decided to leave now.
+    chunk_end: u64,
     rng: Rng,
 }
 
 impl SendBuffer {
     pub fn new(rng: Rng) -> Self {
-        SendBuffer { largest_window: 0.0, skb_end: 0, last_send: None, send_times: VecDeque::new(), first_unacked: 0, next_ack_rule: false, rng }
+        SendBuffer { largest_window: 0.0, skb_end: 0, last_send: None, send_times: VecDeque::new(), first_unacked: 0, linux_6_18: false, next_end: None, chunk_end: 0, rng }
     }
 
-    /// Also Linux's next-ACK rule (`ack_due_late`) as it stands since October 2025
-    /// (`Fixes: 50c8339e9299`, in 6.18 and the stable kernels it went to). Before, the rule
-    /// sent at once only when the oldest unacknowledged segment left less than SRTT/2 ago,
-    /// which in steady state it seldom has, so without it this models those kernels.
-    /// Not the suite's default: docs/fidelity.md, "A partial skb and the next ACK".
-    pub fn with_next_ack_rule(mut self, on: bool) -> Self {
-        self.next_ack_rule = on;
+    /// Linux 6.18's `tcp_write_xmit` (net/ipv4/tcp_output.c) instead of the rules of
+    /// `may_leave`: each transmission takes at most `MAX_SEGS` segments (the autosized
+    /// skb); a head skb shorter than that grows from the next one (`tcp_grow_skb`, 6.10 on);
+    /// and a partial skb also leaves when the next ACK is due late (`ack_due_late`, as the
+    /// rule stands since October 2025, `Fixes: 50c8339e9299`; before, it sent at once only
+    /// when the oldest unacknowledged segment left less than SRTT/2 ago, which in steady
+    /// state it seldom has). Not the suite's default: docs/fidelity.md, "A partial skb and
+    /// the next ACK".
+    pub fn with_linux_6_18(mut self, on: bool) -> Self {
+        self.linux_6_18 = on;
         self
     }
 
@@ -80,7 +92,10 @@ impl SendBuffer {
     /// before `seq` leaves. New segments are asked in order.
     pub fn rest_of_skb(&mut self, seq: u64) -> u64 {
         while self.skb_end <= seq {
-            self.skb_end += if self.rng.uniform() < SKB_OF_THREE { 3 } else { 2 };
+            self.skb_end = match self.next_end.take() {
+                Some(end) => end,
+                None => self.skb_end + self.draw_skb(),
+            };
         }
         self.skb_end - seq
     }
@@ -112,7 +127,7 @@ impl SendBuffer {
     /// unacknowledged segment's send time plus SRTT (`tcp_tso_should_defer`'s "If next ACK
     /// is likely to come too late"). With nothing in flight there is no ACK to wait for.
     fn ack_due_late(&self, now: Time, srtt: Option<Time>) -> bool {
-        if !self.next_ack_rule {
+        if !self.linux_6_18 {
             return false;
         }
         let (Some(&sent), Some(srtt)) = (self.send_times.front(), srtt) else { return true };
@@ -128,10 +143,64 @@ impl SendBuffer {
     /// next ACK is due late (`ack_due_late`). A split skb's first part has no PSH (`tso_fragment`); the rest
     /// keeps it. `srtt`: the sender's smoothed RTT, if it has one.
     pub fn may_leave(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: Option<Time>) -> Option<bool> {
+        if self.linux_6_18 {
+            return self.may_leave_6_18(seq, room, window, now, srtt);
+        }
         let rest = self.rest_of_skb(seq);
         let idle = self.last_send.is_none_or(|t| now.saturating_sub(t) > DEFER_ONLY_WITHIN);
         let leaves = rest <= room || idle || room * TSO_WIN_DIVISOR >= window || self.ack_due_late(now, srtt);
         leaves.then_some(rest == 1)
+    }
+
+    /// `may_leave` as Linux 6.18's `tcp_write_xmit` decides (`with_linux_6_18`). The first
+    /// segment of a transmission decides it: its skb grows to the quota, min(room, half
+    /// the window, `MAX_SEGS`), if shorter (`tcp_grow_skb`: the grown skb keeps its own
+    /// PSH, and takes the next skb's if it ate all of it); an skb of one segment leaves; a
+    /// longer one leaves unless `tcp_tso_should_defer` defers it, and then at most the
+    /// quota of it (`tcp_mss_split_point`), the first part without PSH (`tso_fragment`).
+    fn may_leave_6_18(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: Option<Time>) -> Option<bool> {
+        if seq < self.chunk_end {
+            return Some(seq + 1 == self.skb_end);
+        }
+        self.rest_of_skb(seq);
+        let quota = room.min((window / 2).max(1)).min(MAX_SEGS);
+        self.grow(seq, quota);
+        let len = self.skb_end - seq;
+        if len > 1 {
+            let idle = self.last_send.is_none_or(|t| now.saturating_sub(t) > DEFER_ONLY_WITHIN);
+            // The skb is never the write queue's tail here: a bulk sender has more queued.
+            let send_now = idle || room >= MAX_SEGS || room >= len || room * TSO_WIN_DIVISOR >= window || self.ack_due_late(now, srtt);
+            if !send_now {
+                return None;
+            }
+        }
+        self.chunk_end = seq + len.min(quota.max(1));
+        Some(seq + 1 == self.skb_end)
+    }
+
+    /// `tcp_grow_skb`: the head skb [seq, skb_end) takes segments from the next skb until it
+    /// holds `quota`; the next keeps the rest, and its own end (and PSH).
+    fn grow(&mut self, seq: u64, quota: u64) {
+        let len = self.skb_end - seq;
+        if len >= quota {
+            return;
+        }
+        let next_end = match self.next_end {
+            Some(e) => e,
+            None => self.skb_end + self.draw_skb(),
+        };
+        let grown = seq + quota;
+        if grown >= next_end {
+            self.skb_end = next_end;
+            self.next_end = None;
+        } else {
+            self.skb_end = grown;
+            self.next_end = Some(next_end);
+        }
+    }
+
+    fn draw_skb(&mut self) -> u64 {
+        if self.rng.uniform() < SKB_OF_THREE { 3 } else { 2 }
     }
 
     /// Whether new segment `seq` is the last of its skb (carries PSH).
@@ -179,8 +248,8 @@ mod tests {
     }
 
     #[test]
-    fn with_the_next_ack_rule_an_skb_does_not_wait_for_an_ack_due_more_than_a_millisecond_from_now() {
-        let mut b = SendBuffer::new(Rng::for_stream(1, 0)).with_next_ack_rule(true);
+    fn with_the_linux_6_18_an_skb_does_not_wait_for_an_ack_due_more_than_a_millisecond_from_now() {
+        let mut b = SendBuffer::new(Rng::for_stream(1, 0)).with_linux_6_18(true);
         let ms = crate::time::millis(1);
         // The skb asked about starts at `next`, after ten or more segments in flight.
         let next = (9..).find(|&s| b.ends_skb(s)).unwrap() + 1;
@@ -195,9 +264,9 @@ mod tests {
         // With an SRTT of 41.5 ms it is due 1.6 ms from now: the part that fits leaves...
         assert_eq!(b.may_leave(next, size - 1, 20, now, Some(41 * ms + ms / 2)), Some(false));
         // ...where the kernels before October 2025 wait.
-        b.next_ack_rule = false;
+        b.linux_6_18 = false;
         assert_eq!(b.may_leave(next, size - 1, 20, now, Some(41 * ms + ms / 2)), None);
-        b.next_ack_rule = true;
+        b.linux_6_18 = true;
         // Once segment 0 is acknowledged the next ACK is segment 1's, due an SRTT after
         // 39.5 ms.
         b.on_cumulative_ack(1);
