@@ -87,9 +87,13 @@ fn equal_paths_ratio(sets: &[&str]) -> f64 {
 fn a_receiver_reading_at_a_low_water_mark_loses_share_as_on_linux() {
     // Real Linux on the testbed, 5 runs of 60 s each (docs/fidelity.md, "Reads"): with
     // SO_RCVLOWAT of 32 KB on one receiver its flow gets 0.846 [0.718, 0.955] of the other's;
-    // without, 0.985 [0.958, 1.154].
-    let lowat = equal_paths_ratio(&["flows.far.receive_lowat=32KB"]);
-    let plain = equal_paths_ratio(&[]);
+    // without, 0.985 [0.958, 1.154]. The receivers' model is what this holds to Linux, so the
+    // senders cut their transmissions as kernels before 6.18 do (`send_buffer = "linux"`), as
+    // the model's did when this comparison was made; with 6.18's cuts the loss is smaller,
+    // a gap docs/fidelity.md ("A partial skb and the next ACK") records.
+    let sender = r#"flows.*.send_buffer="linux""#;
+    let lowat = equal_paths_ratio(&["flows.far.receive_lowat=32KB", sender]);
+    let plain = equal_paths_ratio(&[sender]);
     assert!(lowat < plain, "with SO_RCVLOWAT {lowat}, without {plain}");
     assert!((lowat / 0.846 - 1.0).abs() < 0.15, "with SO_RCVLOWAT {lowat} against real Linux's 0.846");
     assert!((plain / 0.985 - 1.0).abs() < 0.15, "without {plain} against real Linux's 0.985");
