@@ -17,6 +17,11 @@
 //!   segments per segment of that window as measured on the testbed. An MPTCP connection
 //!   pushes its data into each subflow's buffer as far as it has room, ahead of what the
 //!   window lets the subflow send, so data arrives out of order at the data level.
+//!
+//! `with_linux_6_18` (scenario `send_buffer = "linux-6.18"`, the fidelity suite's) cuts each
+//! transmission as Linux 6.18's `tcp_write_xmit` does instead: at most two segments, sent
+//! as soon as the room holds two, a short head skb grown from the next (`tcp_grow_skb`),
+//! and the next ACK's rule above (docs/fidelity.md, "A partial skb and the next ACK").
 
 use std::collections::VecDeque;
 
@@ -248,7 +253,7 @@ mod tests {
     }
 
     #[test]
-    fn with_the_linux_6_18_an_skb_does_not_wait_for_an_ack_due_more_than_a_millisecond_from_now() {
+    fn with_linux_6_18_an_skb_does_not_wait_for_an_ack_due_more_than_a_millisecond_from_now() {
         let mut b = SendBuffer::new(Rng::for_stream(1, 0)).with_linux_6_18(true);
         let ms = crate::time::millis(1);
         // The skb asked about starts at `next`, after ten or more segments in flight.
@@ -274,6 +279,42 @@ mod tests {
         // Nothing in flight: no ACK to wait for.
         b.on_cumulative_ack(next);
         assert_eq!(b.may_leave(next, size - 1, 20, now, Some(40 * ms)), Some(false));
+    }
+
+    #[test]
+    fn linux_6_18_sends_two_segments_at_once_and_grows_a_split_skbs_rest() {
+        let ms = crate::time::millis(1);
+        let mut b = SendBuffer::new(Rng::for_stream(1, 0)).with_linux_6_18(true);
+        // The first skb in flight; the second, `next`, asked about with room for one
+        // segment, its ACK due now: it waits (6.18 splits only a skb it cannot send whole).
+        let next = (0..).find(|&s| b.ends_skb(s)).unwrap() + 1;
+        for seq in 0..next {
+            b.on_send(seq, 10 * ms);
+        }
+        let size = b.rest_of_skb(next);
+        let srtt = Some(0);
+        assert_eq!(b.may_leave(next, 1, 20, 10 * ms, srtt), None);
+        // Once the last send is over 1 ms old, its first segment leaves without PSH.
+        assert_eq!(b.may_leave(next, 1, 20, 11 * ms + 1, srtt), Some(false));
+        b.on_send(next, 11 * ms + 1);
+        // Room for two: the rest of the skb grows with the next skb's first segment and the
+        // two leave together, PSH on the second, whatever the skbs' sizes.
+        let (a, c) = (next + 1, next + 2);
+        let rest = b.rest_of_skb(a);
+        assert_eq!(rest, size - 1);
+        assert_eq!(b.may_leave(a, 2, 20, 11 * ms + 2, srtt), Some(false));
+        assert_eq!(b.may_leave(c, 1, 20, 11 * ms + 2, srtt), Some(true));
+        // Room for two with a head skb of three: two leave at once, neither with PSH.
+        let mut b = SendBuffer::new(Rng::for_stream(1, 0)).with_linux_6_18(true);
+        let three = (0..).find(|&s| b.rest_of_skb(s) == 3).unwrap();
+        for seq in 0..three {
+            b.ends_skb(seq);
+            b.on_send(seq, 10 * ms);
+        }
+        assert_eq!(b.may_leave(three, 2, 20, 10 * ms, srtt), Some(false));
+        assert_eq!(b.may_leave(three + 1, 1, 20, 10 * ms, srtt), Some(false));
+        // The third segment, alone, leaves with PSH when there is room for it.
+        assert_eq!(b.may_leave(three + 2, 1, 20, 10 * ms, srtt), Some(true));
     }
 
     #[test]
