@@ -153,8 +153,9 @@ pub struct TcpSpec {
     /// `send_buffer = "linux"`: Linux's send buffer, filled by the application's writes,
     /// each ending with PSH (docs/fidelity.md, MPTCP); simulator only.
     pub linux_send_buffer: bool,
-    /// `send_buffer = "linux-6.18"`: with Linux's next-ACK rule for a partial skb as the
-    /// kernels from October 2025 have it (docs/fidelity.md, "A partial skb and the next ACK").
+    /// `send_buffer = "linux-6.18"`: each transmission cut as Linux 6.18's `tcp_write_xmit`
+    /// cuts it (docs/fidelity.md, "A partial skb and the next ACK: Linux 6.18's
+    /// transmissions").
     pub linux_6_18: bool,
     /// SO_RCVLOWAT on a TCP flow's receiving socket, so the application reads (and Linux
     /// sends its read-time ACKs) only once this many bytes wait (`receive_lowat`,

@@ -73,12 +73,12 @@ impl SendBuffer {
 
     /// Linux 6.18's `tcp_write_xmit` (net/ipv4/tcp_output.c) instead of the rules of
     /// `may_leave`: each transmission takes at most `MAX_SEGS` segments (the autosized
-    /// skb); a head skb shorter than that grows from the next one (`tcp_grow_skb`, 6.10 on);
+    /// skb); a head skb shorter than that grows from the next one (`tcp_grow_skb`, 2024);
     /// and a partial skb also leaves when the next ACK is due late (`ack_due_late`, as the
     /// rule stands since October 2025, `Fixes: 50c8339e9299`; before, it sent at once only
     /// when the oldest unacknowledged segment left less than SRTT/2 ago, which in steady
-    /// state it seldom has). Not the suite's default: docs/fidelity.md, "A partial skb and
-    /// the next ACK".
+    /// state it seldom has). The fidelity suite's setting: docs/fidelity.md, "A partial skb
+    /// and the next ACK: Linux 6.18's transmissions".
     pub fn with_linux_6_18(mut self, on: bool) -> Self {
         self.linux_6_18 = on;
         self
