@@ -322,6 +322,13 @@ fn send(spec: &Checked, src: Ipv4Addr, dst: Ipv4Addr, end: Option<Instant>, stop
             if !mptcp {
                 setsockopt_int(s.0, libc::IPPROTO_TCP, TCP_MAXSEG, (tcp.packet_size - TCP_HEADERS) as libc::c_int, "TCP_MAXSEG")?;
             }
+            // The run ends by closing with data still queued; an orderly close would leave an
+            // orphan socket retransmitting into a namespace being removed, holding its
+            // congestion controller (a BPF one included) for minutes. A reset frees it now.
+            let abort = libc::linger { l_onoff: 1, l_linger: 0 };
+            // SAFETY: `linger` is plain old data; its bytes are what SO_LINGER reads.
+            let bytes = unsafe { std::slice::from_raw_parts((&abort as *const libc::linger).cast::<u8>(), std::mem::size_of::<libc::linger>()) };
+            setsockopt_bytes(s.0, libc::SOL_SOCKET, libc::SO_LINGER, bytes, "SO_LINGER")?;
             s.bind(SocketAddrV4::new(src, 0))?;
             s.connect(to)?;
             let fd = s.into_fd();
