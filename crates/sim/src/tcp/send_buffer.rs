@@ -107,6 +107,10 @@ impl SendBuffer {
 
     pub fn on_send(&mut self, seq: u64, now: Time) {
         self.last_send = Some(now);
+        // Only 6.18's next-ACK rule reads the send times.
+        if !self.linux_6_18 {
+            return;
+        }
         let Some(i) = seq.checked_sub(self.first_unacked) else { return };
         let len = self.send_times.len();
         match self.send_times.get_mut(i as usize) {
@@ -132,9 +136,6 @@ impl SendBuffer {
     /// unacknowledged segment's send time plus SRTT (`tcp_tso_should_defer`'s "If next ACK
     /// is likely to come too late"). With nothing in flight there is no ACK to wait for.
     fn ack_due_late(&self, now: Time, srtt: Option<Time>) -> bool {
-        if !self.linux_6_18 {
-            return false;
-        }
         let (Some(&sent), Some(srtt)) = (self.send_times.front(), srtt) else { return true };
         let threshold = (srtt / 2).min(DEFER_ONLY_WITHIN);
         (sent + srtt).saturating_sub(now) > threshold
@@ -144,8 +145,8 @@ impl SendBuffer {
     /// `window`, and if so whether it ends its skb (carries PSH). An skb that fits leaves
     /// whole; one that does not waits for the next ACK, unless Linux would split it
     /// (`tcp_tso_should_defer`, net/ipv4/tcp_output.c): the last transmission was over 1 ms
-    /// ago, the room is at least a third of the window, or (with the next-ACK rule) the
-    /// next ACK is due late (`ack_due_late`). A split skb's first part has no PSH (`tso_fragment`); the rest
+    /// ago, or the room is at least a third of the window (`with_linux_6_18` decides
+    /// otherwise: `may_leave_6_18`). A split skb's first part has no PSH (`tso_fragment`); the rest
     /// keeps it. `srtt`: the sender's smoothed RTT, if it has one.
     pub fn may_leave(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: Option<Time>) -> Option<bool> {
         if self.linux_6_18 {
@@ -153,7 +154,7 @@ impl SendBuffer {
         }
         let rest = self.rest_of_skb(seq);
         let idle = self.last_send.is_none_or(|t| now.saturating_sub(t) > DEFER_ONLY_WITHIN);
-        let leaves = rest <= room || idle || room * TSO_WIN_DIVISOR >= window || self.ack_due_late(now, srtt);
+        let leaves = rest <= room || idle || room * TSO_WIN_DIVISOR >= window;
         leaves.then_some(rest == 1)
     }
 
