@@ -44,6 +44,17 @@ fn describe(groups: &[(u32, u32)]) -> String {
 /// sample is also written there as a trace CSV (`flow,ack_time_us,rtt_us`, flow =
 /// `TOKEN.sfID`, time on CLOCK_MONOTONIC), the round-trip form of `pathpool detect --input`.
 pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Write>>) -> Result<SbdRun, String> {
+    serve(log, max, samples, &STOP, true)
+}
+
+/// The daemon inside a program that has signal handling of its own (the fidelity suite runs
+/// it on a thread beside each real MPTCP-SBD run): runs until `stop` is set, installs no
+/// signal handler; otherwise as [`run_sbd`].
+pub fn run_sbd_until(log: &mut dyn Write, stop: &AtomicBool, samples: Option<Box<dyn Write>>) -> Result<SbdRun, String> {
+    serve(log, None, samples, stop, false)
+}
+
+fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Write>>, stop: &AtomicBool, signals: bool) -> Result<SbdRun, String> {
     let registered = crate::registered();
     if !registered.iter().any(|n| n == CONTROLLERS[3]) {
         return Err("pathpool_sbd is not registered (`pathpool kernel load` first)".into());
@@ -51,8 +62,10 @@ pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<d
     let ring = super::loader::open_map("pp_rtt")?;
     let groups_map = super::loader::open_map("pp_groups")?;
     let conns_map = super::loader::open_map("pp_conns")?;
-    for sig in [libc::SIGINT, libc::SIGTERM] {
-        unsafe { libc::signal(sig, on_signal as *const () as libc::sighandler_t) };
+    if signals {
+        for sig in [libc::SIGINT, libc::SIGTERM] {
+            unsafe { libc::signal(sig, on_signal as *const () as libc::sighandler_t) };
+        }
     }
     let state: Rc<RefCell<ConnGroups>> = Rc::default();
     let pending: Rc<RefCell<Vec<GroupDecision>>> = Rc::default();
@@ -85,7 +98,7 @@ pub fn run_sbd(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<d
     writeln!(log, "{} sbd daemon: reading RTT samples of pathpool_sbd subflows", stamp()).ok();
     let start = std::time::Instant::now();
     let mut last_sweep = start;
-    while !STOP.load(Ordering::SeqCst) && max.is_none_or(|m| start.elapsed() < m) {
+    while !stop.load(Ordering::SeqCst) && max.is_none_or(|m| start.elapsed() < m) {
         match rb.poll(Duration::from_millis(100)) {
             Ok(()) => {}
             Err(e) if e.kind() == libbpf_rs::ErrorKind::Interrupted => {}

@@ -18,11 +18,11 @@ pub use names::{controller_for, CONTROLLERS};
 pub use status::{registered, ConnStatus, SbdRun, Status};
 
 #[cfg(feature = "bpf")]
-pub use daemon::run_sbd;
+pub use daemon::{run_sbd, run_sbd_until};
 #[cfg(feature = "bpf")]
 pub use loader::{buildable, load, set_pacing, status, unload, write_groups, Guard};
 
 #[cfg(not(feature = "bpf"))]
 mod unbuilt;
 #[cfg(not(feature = "bpf"))]
-pub use unbuilt::{buildable, load, run_sbd, set_pacing, status, unload, write_groups, Guard};
+pub use unbuilt::{buildable, load, run_sbd, run_sbd_until, set_pacing, status, unload, write_groups, Guard};

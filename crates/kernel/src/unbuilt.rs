@@ -47,3 +47,11 @@ pub fn run_sbd(
 ) -> Result<SbdRun, String> {
     Err(WHY.into())
 }
+
+pub fn run_sbd_until(
+    _log: &mut dyn std::io::Write,
+    _stop: &std::sync::atomic::AtomicBool,
+    _samples: Option<Box<dyn std::io::Write>>,
+) -> Result<SbdRun, String> {
+    Err(WHY.into())
+}
