@@ -8,5 +8,5 @@ mod run;
 mod suite;
 
 pub use report::{doc_block, figure, report_markdown, table, Row};
-pub use run::{earlier_real_runs, real_repeat, simulate_case, Settings};
+pub use run::{earlier_real_runs, real_repeat, simulate_case, uses_sbd, Settings};
 pub use suite::{Case, Quantity, SUITE};

@@ -66,4 +66,63 @@ pub const SUITE: &[Case] = &[
     Case { name: "small-buffer", measures: "bottleneck utilisation", quantity: Quantity::Key("bottleneck_utilization"), multipath: false, quick: ("20s", "5s") },
     Case { name: "mptcp-shared", measures: "MPTCP / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("25s", "5s") },
     Case { name: "mptcp-disjoint", measures: "MPTCP / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("25s", "5s") },
+    // The coupled controllers (on the testbed: pathpool's BPF struct_ops, docs/kernel.md).
+    Case { name: "lia-shared", measures: "MPTCP (LIA) / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("25s", "5s") },
+    Case { name: "olia-shared", measures: "MPTCP (OLIA) / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("25s", "5s") },
+    Case { name: "balia-shared", measures: "MPTCP (BALIA) / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("25s", "5s") },
+    Case { name: "olia-disjoint", measures: "MPTCP (OLIA) / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("25s", "5s") },
+    // The detector's first decision comes some 20 s in (docs/kernel.md): quick runs count
+    // from there.
+    Case { name: "sbd-disjoint", measures: "MPTCP (MPTCP-SBD) / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("40s", "20s") },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::SUITE;
+    use std::path::PathBuf;
+
+    fn folder() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/fidelity")
+    }
+
+    /// A scenario file without its comments and description, and with the MPTCP flow's cc
+    /// put back to "uncoupled".
+    fn skeleton(name: &str, cc: &str) -> String {
+        let text = std::fs::read_to_string(folder().join(format!("{name}.toml"))).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with('#') && !l.starts_with("description = ")).collect();
+        let ccs = lines.iter().filter(|l| **l == format!("cc = \"{cc}\"")).count();
+        assert_eq!(ccs, 1, "{name}: one flow with cc = \"{cc}\"");
+        lines.join("\n").replace(&format!("cc = \"{cc}\""), "cc = \"uncoupled\"")
+    }
+
+    #[test]
+    fn every_case_has_its_file_and_every_file_its_case() {
+        let mut files: Vec<String> = std::fs::read_dir(folder())
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+            .collect();
+        files.sort();
+        let mut cases: Vec<String> = SUITE.iter().map(|c| c.name.to_string()).collect();
+        cases.sort();
+        assert_eq!(files, cases);
+    }
+
+    /// The coupled cases differ from the uncoupled ones only in the MPTCP flow's controller:
+    /// the same links, queues, host settings and host latency, so a difference between them is
+    /// the controller's.
+    #[test]
+    fn coupled_cases_are_the_uncoupled_ones_with_another_cc() {
+        for (name, base, cc) in [
+            ("lia-shared", "mptcp-shared", "lia"),
+            ("olia-shared", "mptcp-shared", "olia"),
+            ("balia-shared", "mptcp-shared", "balia"),
+            ("olia-disjoint", "mptcp-disjoint", "olia"),
+            ("sbd-disjoint", "mptcp-disjoint", "mptcp-sbd"),
+        ] {
+            assert_eq!(skeleton(name, cc), skeleton(base, "uncoupled"), "{name} against {base}");
+            let case = SUITE.iter().find(|c| c.name == name).expect("registered");
+            assert!(case.multipath && (case.tolerance() - 0.15).abs() < 1e-12, "{name}: a multipath case, 15 %");
+            assert_eq!(case.quantity.describe(), "`mptcp_mbps` / `tcp_mbps`");
+        }
+    }
+}
