@@ -18,7 +18,7 @@ fn scenario(tag: &str, text: &str) -> PathBuf {
     f
 }
 
-const SHORT: &str = "[simulation]\nduration = \"2s\"\n\n[links.bn]\nfrom = \"a\"\nto = \"b\"\nrate = \"10Mbps\"\ndelay = \"5ms\"\nbuffer = 20\n\n[[flows]]\nname = \"f\"\ncount = 2\nroute = [\"a\", \"b\"]\n";
+const SHORT: &str = "[simulation]\nhosts = \"ideal\"\nduration = \"2s\"\n\n[links.bn]\nfrom = \"a\"\nto = \"b\"\nrate = \"10Mbps\"\ndelay = \"5ms\"\nbuffer = 20\n\n[[flows]]\nname = \"f\"\ncount = 2\nroute = [\"a\", \"b\"]\n";
 
 #[test]
 fn bad_input_exits_2_naming_file_line_and_field_without_output() {
@@ -27,7 +27,7 @@ fn bad_input_exits_2_naming_file_line_and_field_without_output() {
     let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).arg("run").arg(&file).arg("--out").arg(&out).output().unwrap();
     assert_eq!(r.status.code(), Some(2));
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains(&format!("{}:8:1: links.bn.rat: unknown key (did you mean 'rate'?)", file.display())), "{err}");
+    assert!(err.contains(&format!("{}:9:1: links.bn.rat: unknown key (did you mean 'rate'?)", file.display())), "{err}");
     assert!(!out.exists(), "no output folder for a scenario that did not run");
 
     let good = scenario("bad-set", SHORT);
@@ -75,6 +75,7 @@ fn a_run_writes_every_output_and_stays_quiet_off_a_terminal() {
 /// flow through a queue of its own.
 const LOGGED: &str = r#"
 [simulation]
+hosts = "ideal"
 duration = "60s"
 
 [links.shared]

@@ -4,11 +4,12 @@
 
 use crate::error::{Result, Source};
 use crate::fields::{Fields, Located};
+use crate::host_model::HostModel;
 use crate::schema::*;
 use crate::tree::{Kind, Node, Table};
 
 const TOP_KEYS: &[&str] = &["description", "simulation", "links", "flows"];
-const SIMULATION_KEYS: &[&str] = &["duration", "warmup", "seed", "probe_interval", "bottleneck", "host_latency"];
+const SIMULATION_KEYS: &[&str] = &["duration", "warmup", "seed", "probe_interval", "bottleneck", "host_latency", "hosts"];
 const DIRECTION_KEYS: &[&str] = &[
     "rate",
     "delay",
@@ -92,7 +93,7 @@ pub fn decode(doc: &Table, src: &Source) -> Result<Scenario> {
     };
     let flows = match top.get("flows") {
         Some(Node { kind: Kind::Array(items), .. }) => {
-            items.iter().enumerate().map(|(i, n)| decode_flow(i, n, src)).collect::<Result<Vec<_>>>()?
+            items.iter().enumerate().map(|(i, n)| decode_flow(i, n, simulation.hosts, src)).collect::<Result<Vec<_>>>()?
         }
         Some(node) => return Err(top.error("flows", format!("expected [[flows]] tables, got {}", node.kind.type_name()))),
         None => Vec::new(),
@@ -114,8 +115,19 @@ fn decode_simulation(node: &Node, src: &Source) -> Result<SimulationSpec> {
     }
     let seed_given = f.get("seed").is_some();
     let probe_interval_at = f.located("probe_interval", probe_interval);
-    let host_latency = f.time("host_latency")?.unwrap_or(0);
-    Ok(SimulationSpec { duration, warmup, seed, seed_given, probe_interval, probe_interval_at, bottleneck: f.string("bottleneck")?, host_latency })
+    let host_latency_given = f.time("host_latency")?;
+    let hosts = HostModel::decode(&f)?;
+    Ok(SimulationSpec {
+        duration,
+        warmup,
+        seed,
+        seed_given,
+        probe_interval,
+        probe_interval_at,
+        bottleneck: f.string("bottleneck")?,
+        host_latency: host_latency_given,
+        hosts,
+    })
 }
 
 /// Names of links, nodes and flows: letters, digits, '_' and '-' (and `{i}` in templates),
@@ -284,7 +296,7 @@ fn decode_queue(f: &Fields, inherit: Option<&QueueSpec>) -> Result<QueueSpec> {
     })
 }
 
-fn decode_flow(index: usize, node: &Node, src: &Source) -> Result<FlowSpec> {
+fn decode_flow(index: usize, node: &Node, hosts: HostModel, src: &Source) -> Result<FlowSpec> {
     // Messages name the flow as --set selects it: by its name when it has one.
     let label = match &node.kind {
         Kind::Table(t) => match t.get("name") {
@@ -330,14 +342,16 @@ fn decode_flow(index: usize, node: &Node, src: &Source) -> Result<FlowSpec> {
         }
     }
     let kind = match kind.as_str() {
-        "tcp" => FlowKind::Tcp(decode_tcp(&f, false)?),
-        "mptcp" => FlowKind::Mptcp(crate::mptcp::decode(&f, decode_tcp(&f, true)?, count.is_some())?),
+        "tcp" => FlowKind::Tcp(decode_tcp(&f, false, hosts)?),
+        "mptcp" => FlowKind::Mptcp(crate::mptcp::decode(&f, decode_tcp(&f, true, hosts)?, count.is_some())?),
         _ => FlowKind::Udp(decode_udp(&f)?),
     };
     Ok(FlowSpec { name, count, route, reverse_route, start, start_spacing, stop, kind })
 }
 
-pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
+/// A TCP flow or an MPTCP connection's subflows: the flow's own keys, and for each key it
+/// leaves out what the host model (`simulation.hosts`) sets.
+pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Result<TcpSpec> {
     for key in UDP_ONLY {
         f.only_with(key, "kind = \"udp\"")?;
     }
@@ -348,7 +362,9 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
     };
     let recovery = match f.choice("recovery", &["newreno", "sack"])? {
         Some(r) if r.value == "sack" => Recovery::Sack,
-        _ => Recovery::NewReno,
+        Some(_) => Recovery::NewReno,
+        None if hosts.sack() => Recovery::Sack,
+        None => Recovery::NewReno,
     };
     let traffic = f.choice("traffic", TCP_TRAFFIC)?.map_or("bulk".to_string(), |t| t.value);
     if traffic != "rate-limited" {
@@ -365,8 +381,14 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
     let packet_size = wire_size(f, "packet_size", 1500)?;
     let ack_size = wire_size(f, "ack_size", 40)?;
     // RACK finds lost retransmissions from SACKed segments (tcp/rack.rs).
-    let rack_lost_retransmit = f.choice("lost_retransmit", &["rto", "rack"])?.is_some_and(|c| c.value == "rack");
-    let send_buffer = f.choice("send_buffer", &["unlimited", "linux", "linux-6.18"])?;
+    let rack_lost_retransmit = match f.choice("lost_retransmit", &["rto", "rack"])? {
+        Some(c) => c.value == "rack",
+        None => hosts.rack(recovery == Recovery::Sack),
+    };
+    let (linux_send_buffer, linux_6_18) = match f.choice("send_buffer", &["unlimited", "linux", "linux-6.18"])? {
+        Some(c) => (c.value != "unlimited", c.value == "linux-6.18"),
+        None => hosts.send_buffer(),
+    };
     if rack_lost_retransmit && recovery != Recovery::Sack {
         return Err(f.error("lost_retransmit", "\"rack\" needs recovery = \"sack\" (it reads the SACK scoreboard)".to_string()));
     }
@@ -376,9 +398,11 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
             return Err(f.error("cubic_rules", "only for a TCP flow with cc = \"cubic\"".to_string()));
         }
         Some(c) if c.value == "linux" => pathpool_cc::CubicRules::Linux,
-        _ => pathpool_cc::CubicRules::Rfc9438,
+        Some(_) => pathpool_cc::CubicRules::Rfc9438,
+        None if !multipath && cc == pathpool_cc::Algorithm::Cubic => hosts.cubic_rules(),
+        None => pathpool_cc::CubicRules::Rfc9438,
     };
-    let (delayed_ack, linux_receiver) = delayed_ack(f)?;
+    let (delayed_ack, linux_receiver) = delayed_ack(f, hosts)?;
     let receive_lowat = f.size("receive_lowat")?;
     if receive_lowat.is_some() && multipath {
         return Err(f.error("receive_lowat", "SO_RCVLOWAT is set on TCP receivers only (an MPTCP connection's reads are the connection's, not a subflow's)"));
@@ -395,12 +419,13 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
         min_rto: f.positive_time("min_rto")?.unwrap_or(200 * crate::units::PS_PER_SEC / 1000),
         rto: match f.choice("rto", &["rfc6298", "linux"])?.map(|c| c.value) {
             Some(v) if v == "linux" => pathpool_cc::RtoRule::Linux,
-            _ => pathpool_cc::RtoRule::Rfc6298,
+            Some(_) => pathpool_cc::RtoRule::Rfc6298,
+            None => hosts.rto(),
         },
         rack_lost_retransmit,
-        send_jitter: f.time("send_jitter")?.unwrap_or(0),
-        linux_send_buffer: send_buffer.as_ref().is_some_and(|c| c.value != "unlimited"),
-        linux_6_18: send_buffer.as_ref().is_some_and(|c| c.value == "linux-6.18"),
+        send_jitter: f.time("send_jitter")?.unwrap_or(hosts.send_jitter()),
+        linux_send_buffer,
+        linux_6_18,
         receive_lowat,
         traffic,
         competitor: f.bool("competitor")?.unwrap_or(false),
@@ -410,9 +435,9 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool) -> Result<TcpSpec> {
 
 /// `delayed_ack`: true or false, or "linux" (delayed ACKs as Linux's receiver sends them;
 /// docs/fidelity.md): (delayed ACKs, Linux's receiver).
-fn delayed_ack(f: &Fields) -> Result<(bool, bool)> {
+fn delayed_ack(f: &Fields, hosts: HostModel) -> Result<(bool, bool)> {
     match f.get("delayed_ack") {
-        None => Ok((false, false)),
+        None => Ok(hosts.delayed_ack()),
         Some(Node { kind: Kind::Bool(b), .. }) => Ok((*b, false)),
         Some(Node { kind: Kind::Str(_), .. }) => f.choice("delayed_ack", &["linux"]).map(|_| (true, true)),
         Some(n) => Err(f.wrong("delayed_ack", n, "true, false or \"linux\"")),

@@ -193,6 +193,19 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
     Ok(cc)
 }
 
+/// The detector preset connection `m` runs ("pathpool", "mptcp-sbd" or "rfc8382"), as
+/// `scheme_of` chooses it; None for a scheme without MPTCP-SBD's detector.
+pub fn detector_preset(m: &MptcpSpec) -> Option<&'static str> {
+    let Ok(MultipathCc::MptcpSbd(p)) = scheme(&m.cc.value) else { return None };
+    Some(match m.sbd_detector.as_ref().map(|d| d.value.as_str()) {
+        Some("pathpool") => "pathpool",
+        Some("rfc8382") => "rfc8382",
+        Some(_) => "mptcp-sbd",
+        None if p.pairwise => "mptcp-sbd",
+        None => "pathpool",
+    })
+}
+
 /// Reproductions of published results run the published detector: every multipath connection
 /// whose scheme runs MPTCP-SBD's detector and that names none gets [S0]'s (`mptcp-sbd`)
 /// instead of the default `pathpool` preset. Call it after any `--cc`.

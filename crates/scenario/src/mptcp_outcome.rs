@@ -38,7 +38,7 @@ fn hop_rate(topo: &Topology, h: &Hop) -> u64 {
 }
 
 /// The hops of `route` whose rate is the route's smallest: its bottleneck links.
-fn bottleneck_hops(topo: &Topology, route: &[Hop]) -> Vec<Hop> {
+pub(crate) fn bottleneck_hops(topo: &Topology, route: &[Hop]) -> Vec<Hop> {
     let min = route.iter().map(|h| hop_rate(topo, h)).min().unwrap_or(u64::MAX);
     route.iter().filter(|h| hop_rate(topo, h) == min).copied().collect()
 }

@@ -76,4 +76,44 @@ pub struct Outcome {
     pub delay_traces: Vec<crate::delay_trace::DelayTrace>,
     /// Wall-clock seconds the simulation took (never part of the deterministic output).
     pub wall_seconds: f64,
+    /// What ran, beside the numbers: the host model and SBD detector presets.
+    pub ran: Ran,
+    /// Warnings about what the numbers can be trusted for (`crate::phase_lock`).
+    pub warnings: Vec<String>,
+}
+
+/// The settings a reader needs to interpret a run, recorded in summary.json.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ran {
+    /// The simulator's host model (`simulation.hosts`); None on a real stack.
+    pub hosts: Option<&'static str>,
+    /// The detector presets of the MPTCP-SBD connections, without repeats, in flow order.
+    pub sbd_detectors: Vec<&'static str>,
+}
+
+impl Ran {
+    /// What a run of scenario `l` on the simulator runs.
+    pub fn simulator(l: &crate::Loaded) -> Ran {
+        Ran { hosts: Some(l.scenario.simulation.hosts.name()), ..Ran::real(l) }
+    }
+
+    /// What a run of scenario `l` on the testbed runs: real Linux hosts.
+    pub fn testbed(l: &crate::Loaded) -> Ran {
+        Ran { hosts: Some("real-linux"), ..Ran::real(l) }
+    }
+
+    /// What a run of scenario `l` on a real stack runs (the host is the real one).
+    pub fn real(l: &crate::Loaded) -> Ran {
+        let mut sbd_detectors = Vec::new();
+        for f in &l.scenario.flows {
+            if let crate::schema::FlowKind::Mptcp(m) = &f.kind {
+                if let Some(p) = crate::mptcp::detector_preset(m) {
+                    if !sbd_detectors.contains(&p) {
+                        sbd_detectors.push(p);
+                    }
+                }
+            }
+        }
+        Ran { hosts: None, sbd_detectors }
+    }
 }

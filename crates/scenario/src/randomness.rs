@@ -9,7 +9,8 @@ use crate::schema::{DirectionSpec, FlowKind, QueueSpec, Scenario, UdpPattern};
 /// The random elements of `s`, named by their dotted path (`links.bn.queue`, `flows.web`).
 pub fn random_elements(s: &Scenario) -> Vec<String> {
     let mut found = Vec::new();
-    if s.simulation.host_latency > 0 {
+    // Unset, the host model decides: Linux hosts draw one (host_model.rs), ideal ones none.
+    if s.simulation.host_latency.map_or(s.simulation.hosts.linux(), |l| l > 0) {
         found.push("simulation.host_latency".to_string());
     }
     for l in &s.links {
@@ -59,7 +60,7 @@ fn direction_randomness(d: &DirectionSpec) -> Vec<&'static str> {
 /// anything; None when the scenario draws random numbers or no seed was asked for.
 pub fn seed_warning(s: &Scenario) -> Option<String> {
     (s.simulation.seed_given && random_elements(s).is_empty()).then(|| {
-        "warning: the seed changes nothing here: the scenario has no random element (no RED or random-tail-drop queue, no random loss, no Poisson or on-off UDP source, no send_jitter, no send_buffer = \"linux\", no host_latency), so every seed gives byte-identical results; flows of equal RTT through a drop-tail queue can also lock into phase, which RED or queue = \"random-tail-drop\" breaks (docs/scenarios.md, \"Randomness\")".to_string()
+        "warning: the seed changes nothing here: the scenario has no random element (simulation.hosts = \"ideal\" with no send_jitter, send_buffer = \"linux\" or host_latency; no RED or random-tail-drop queue, no random loss, no Poisson or on-off UDP source), so every seed gives byte-identical results; flows of equal RTT through a drop-tail queue can also lock into phase, which the default Linux hosts, RED or queue = \"random-tail-drop\" break (docs/scenarios.md, \"Randomness\")".to_string()
     })
 }
 
@@ -67,7 +68,7 @@ pub fn seed_warning(s: &Scenario) -> Option<String> {
 mod tests {
     use super::*;
 
-    const BASE: &str = "[simulation]\nduration = \"1s\"\nseed = 4\n[links.bn]\nfrom = \"a\"\nto = \"b\"\nrate = \"10Mbps\"\ndelay = \"5ms\"\nbuffer = 20\n[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\n";
+    const BASE: &str = "[simulation]\nduration = \"1s\"\nseed = 4\nhosts = \"ideal\"\n[links.bn]\nfrom = \"a\"\nto = \"b\"\nrate = \"10Mbps\"\ndelay = \"5ms\"\nbuffer = 20\n[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\n";
 
     fn scenario(text: &str, sets: &[&str]) -> Scenario {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
@@ -100,6 +101,13 @@ mod tests {
         let udp = |pattern: &str| format!("{BASE}[[flows]]\nname = \"u\"\nkind = \"udp\"\nroute = [\"a\", \"b\"]\nrate = \"1Mbps\"\n{pattern}");
         assert_eq!(random_elements(&scenario(&udp("traffic = \"poisson\"\n"), &[])), vec!["flows.u".to_string()]);
         assert!(random_elements(&scenario(&udp(""), &[])).is_empty(), "constant-rate UDP is deterministic");
+    }
+
+    #[test]
+    fn the_default_linux_hosts_are_random() {
+        let s = scenario(&BASE.replace("hosts = \"ideal\"\n", ""), &[]);
+        assert_eq!(random_elements(&s), ["simulation.host_latency", "flows.f.send_jitter", "flows.f.send_buffer"].map(String::from).to_vec());
+        assert!(seed_warning(&s).is_none());
     }
 
     #[test]

@@ -29,8 +29,11 @@ pub struct SimulationSpec {
     pub bottleneck: Option<Located<String>>,
     /// Simulator only: each receiving host's processing latency is one constant per run,
     /// uniform in [0, this), added to every ACK it sends (`host_latency`, docs/fidelity.md);
-    /// 0 = none.
-    pub host_latency: u64,
+    /// 0 = none. None: the host model's (`host_model::HostModel::host_latency`, one packet
+    /// time at the narrowest link into each host under Linux hosts).
+    pub host_latency: Option<u64>,
+    /// `hosts`: the end hosts' behaviour every TCP flow and subflow defaults to.
+    pub hosts: crate::host_model::HostModel,
 }
 
 /// A link template: one link, or `count` copies whose names and node names have `{i}`

@@ -80,6 +80,8 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
     let elements = |hops: &[Hop]| -> Vec<sim::ElementId> { hops.iter().flat_map(|h| directions[index[h]].elements.iter().copied()).collect() };
 
     let hosts = crate::hosts::Hosts::of(topo);
+    let latency = crate::host_model::receiving_host_latencies(l);
+    let latency_of = |host: u64| latency.get(&host).copied().unwrap_or(0);
     // Simulator flows in creation order (a connection's subflows are flows too).
     let mut sim_flows: Vec<(String, bool)> = Vec::with_capacity(topo.flows.len());
     let mut connections = Vec::new();
@@ -88,7 +90,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
         let result = match &template.kind {
             FlowKind::Tcp(t) => {
                 let fwd = with_jitter(&mut s, t.send_jitter, elements(&flow.route));
-                let rev = with_host_latency(&mut s, spec.host_latency, hosts.receiver(&flow.route), elements(&flow.reverse_route));
+                let rev = with_host_latency(&mut s, latency_of(hosts.receiver(&flow.route)), hosts.receiver(&flow.route), elements(&flow.reverse_route));
                 let mut cfg = sim::TcpFlowConfig::new(fwd, rev);
                 cfg.cc = t.cc;
                 let cubic = pathpool_cc::CubicParams { rules: t.cubic_rules, ..Default::default() };
@@ -116,7 +118,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                     .iter()
                     .map(|(f, r)| sim::SubflowRoute {
                         fwd: with_jitter(&mut s, m.tcp.send_jitter, elements(f)),
-                        rev: with_host_latency(&mut s, spec.host_latency, hosts.receiver(f), elements(r)),
+                        rev: with_host_latency(&mut s, latency_of(hosts.receiver(f)), hosts.receiver(f), elements(r)),
                     })
                     .collect();
                 let cc = crate::mptcp::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
@@ -153,7 +155,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
         s.finish_capture().map_err(|e| fail(format!("--pcap: writing into '{}': {e}", dir.display())))?;
     }
 
-    let flows = sim_flows
+    let flows: Vec<FlowOutcome> = sim_flows
         .iter()
         .enumerate()
         .map(|(i, (name, bulk))| {
@@ -189,14 +191,16 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
         seed: spec.seed,
         duration_s: seconds(spec.duration),
         warmup_s: seconds(spec.warmup),
-        flows,
         links,
         bottleneck,
         bottleneck_data_packets,
         events: s.events_processed(),
         series: series(s.series(), &directions),
+        warnings: crate::phase_lock::warnings(l, &flows),
+        flows,
         delay_traces,
         wall_seconds,
+        ran: crate::outcome::Ran::simulator(l),
     })
 }
 

@@ -60,6 +60,15 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
     if let Some(mp) = &o.multipath {
         crate::mptcp_outcome::summary(mp, &mut put);
     }
+    if let Some(h) = o.ran.hosts {
+        put("hosts".into(), json!(h));
+    }
+    if !o.ran.sbd_detectors.is_empty() {
+        put("sbd_detector".into(), json!(o.ran.sbd_detectors.join(",")));
+    }
+    if !o.warnings.is_empty() {
+        put("phase_lock_warnings".into(), json!(o.warnings));
+    }
     put("wall_seconds".into(), json!(o.wall_seconds));
     if o.wall_seconds > 0.0 {
         put("wall_events_per_second".into(), json!(o.events as f64 / o.wall_seconds));

@@ -1,5 +1,6 @@
-//! `cubic_rules` (docs/scenarios.md): RFC 9438's CUBIC by default, Linux's tcp_cubic.c rules
-//! with "linux" (crates/cc/tests/cubic_linux.rs checks the rules themselves).
+//! `cubic_rules` (docs/scenarios.md): Linux's tcp_cubic.c rules under the default Linux hosts,
+//! RFC 9438's CUBIC under idealised ones, either by name (crates/cc/tests/cubic_linux.rs
+//! checks the rules themselves).
 
 use pathpool_scenario::progress::Progress;
 use serde_json::Value;
@@ -17,11 +18,12 @@ fn run(sets: &[&str]) -> Result<BTreeMap<String, Value>, String> {
 }
 
 #[test]
-fn the_default_is_rfc_9438_and_linux_changes_the_run() {
-    let default = run(&[]).unwrap();
-    assert_eq!(default, run(&["flows.cubic.cubic_rules=rfc9438"]).unwrap());
-    let linux = run(&["flows.cubic.cubic_rules=linux"]).unwrap();
-    assert_ne!(default["flow.cubic.delivered_bytes"], linux["flow.cubic.delivered_bytes"]);
+fn the_host_model_chooses_the_rules_and_they_change_the_run() {
+    let ideal = run(&["simulation.hosts=ideal"]).unwrap();
+    assert_eq!(ideal, run(&["simulation.hosts=ideal", "flows.cubic.cubic_rules=rfc9438"]).unwrap());
+    let linux = run(&["simulation.hosts=ideal", "flows.cubic.cubic_rules=linux"]).unwrap();
+    assert_ne!(ideal["flow.cubic.delivered_bytes"], linux["flow.cubic.delivered_bytes"]);
+    assert_eq!(run(&[]).unwrap(), run(&["flows.cubic.cubic_rules=linux"]).unwrap());
 }
 
 #[test]

@@ -16,6 +16,7 @@ fn scenario(queue: &str) -> String {
     format!(
         r#"
 [simulation]
+hosts = "ideal"
 duration = "90s"
 warmup = "15s"
 

@@ -5,6 +5,7 @@ use pathpool_scenario::{load_str, mptcp, output, progress::Progress, simulate, s
 
 const TWO_PATHS: &str = r#"
 [simulation]
+hosts = "ideal"
 duration = "30s"
 warmup = "5s"
 

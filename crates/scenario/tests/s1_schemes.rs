@@ -7,6 +7,7 @@ use pathpool_scenario::{load_str, mptcp, progress::Progress, simulate, summary};
 
 const SHARED: &str = r#"
 [simulation]
+hosts = "ideal"
 duration = "40s"
 warmup = "10s"
 

@@ -162,6 +162,7 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
             Measured { throughput_mbps: mbps(goodput, window), subflow_mbps }
         })
         .collect();
+    let warnings = pathpool_scenario::phase_lock::warnings(l, &flows);
     Outcome {
         multipath: mptcp_outcome::assemble(l, &measured, &|_| (Vec::new(), Vec::new())),
         seed: l.scenario.simulation.seed,
@@ -175,5 +176,7 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
         series,
         delay_traces: Vec::new(),
         wall_seconds: wall,
+        ran: pathpool_scenario::outcome::Ran::testbed(l),
+        warnings,
     }
 }

@@ -146,7 +146,7 @@ buffer = 50
     assert!(pathpool_testbed::run::check(&l).is_ok(), "a receive buffer of 200 packets runs");
     let huge = refusal(&rcvbuf(1 << 30));
     assert!(huge.contains("flows.mp.receive_buffer") && huge.contains("at most"), "{huge}");
-    let sack = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nrecovery = \"sack\"\n[[flows]]\nname = \"g\"\nroute = [\"a\", \"b\"]\n", LINK));
+    let sack = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nrecovery = \"sack\"\n[[flows]]\nname = \"g\"\nroute = [\"a\", \"b\"]\nrecovery = \"newreno\"\n", LINK));
     assert!(sack.contains("flows.g.recovery") && sack.contains("SACK"), "{sack}");
     let logs = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\nlog_delays = true\n", LINK));
     assert!(logs.contains("flows.f.log_delays"), "{logs}");

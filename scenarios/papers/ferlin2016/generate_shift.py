@@ -54,6 +54,7 @@ description = "S0 shifting bottleneck: SB and NSB phases of {PHASE} s"
 # phases: {" ".join(f"{p}@{phase_bounds(k)[0]}s" for k, p in enumerate(PHASES))}
 
 [simulation]
+hosts = "ideal"       # S0 ran the out-of-tree Linux MPTCP v0.89.5 (kernel 3.14), which the linux-6.18 model does not describe (docs/ferlin2016.md, "Hosts")
 duration = "{end}s"
 warmup = "{WARMUP}s"
 seed = 1

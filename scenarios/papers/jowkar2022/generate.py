@@ -16,6 +16,7 @@ HEADER = """# {title}
 description = "{title}"
 
 [simulation]
+hosts = "ideal"       # S3's window-growth simulation has idealised hosts (docs/reproduce.md, "Hosts")
 duration = "600s"
 warmup = "30s"          # S3 discarded the first 30 s
 seed = 1

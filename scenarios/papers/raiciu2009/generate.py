@@ -31,6 +31,7 @@ def header(name, title, duration, warmup, bottleneck, cc, extra=""):
 description = "{title}"
 
 [simulation]
+hosts = "ideal"       # S1 ran htsim, a simulator with idealised hosts (docs/raiciu2009.md)
 duration = "{duration}"
 warmup = "{warmup}"
 seed = 1

@@ -294,6 +294,8 @@ fn outcome(exp: &Experiment, r: &Report, wall: f64) -> Outcome {
     let link_drops = r.links.iter().map(|l| (0..n).map(|k| l.drops[k] - if k == 0 { 0 } else { l.drops[k - 1] }).collect()).collect();
     Outcome {
         multipath: None,
+        ran: Default::default(),
+        warnings: Vec::new(),
         seed: 0,
         duration_s: exp.duration.as_secs_f64(),
         warmup_s: exp.warmup.as_secs_f64(),

@@ -50,7 +50,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.path().display())))?;
     out.finish();
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
-    let lines: Vec<String> = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
+    let mut lines: Vec<String> = ["hosts", "sbd_detector", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
+    lines.extend(outcome.warnings.iter().map(|w| format!("warning: {w}")));
     // A closed stdout (`| head`) must not turn a finished run into a failure.
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())

@@ -43,6 +43,12 @@ impl DsnMap {
         }
     }
 
+    /// Segments mapped and not yet cumulatively acknowledged: what the subflow's send
+    /// buffer holds (Linux's `sk_wmem_queued`, in segments).
+    pub fn queued(&self) -> u64 {
+        self.dsns.len() as u64
+    }
+
     /// The lowest DSN this subflow still has to deliver.
     pub fn first_outstanding(&self) -> Option<u64> {
         self.dsns.front().copied()
@@ -235,7 +241,15 @@ pub(crate) struct DataSender {
     /// (`Controller::set_groups`), and whether they changed since the controller last got them.
     pub groups: Vec<SubflowSet>,
     pub groups_changed: bool,
+    /// Linux's scheduler (`pick_linux`): the subflow of the current burst and the
+    /// segments the burst has left (`msk->snd_burst`).
+    burst: Option<(usize, u64)>,
 }
+
+/// `MPTCP_SEND_BURST_SIZE` (65428 B, net/mptcp/protocol.h) in segments of 1448 B (a 1500 B
+/// packet's payload with timestamps): what Linux gives the picked subflow before it picks
+/// again.
+pub const LINUX_SEND_BURST: u64 = 45;
 
 impl DataSender {
     pub fn new(n: usize, cc: MultipathCc, scheduler: Scheduler, receive_buffer: Option<u64>) -> Self {
@@ -260,6 +274,7 @@ impl DataSender {
             coupling,
             groups: if pairwise { vec![SubflowSet::all(n)] } else { Vec::new() },
             groups_changed: pairwise,
+            burst: None,
         }
     }
 
@@ -286,6 +301,36 @@ impl DataSender {
                 Some(k)
             }
         }
+    }
+
+    /// Linux's scheduler where subflows have Linux's send buffers (`mptcp_subflow_get_send`
+    /// and `__subflow_push_pending`, net/mptcp/protocol.c): the subflow whose queue would
+    /// drain soonest, its queued segments over its rate (cwnd / SRTT; Linux divides
+    /// `sk_wmem_queued` by the pacing rate, the same up to a factor it applies to every
+    /// subflow in the same phase), is picked if its buffer has room (if not, nothing is
+    /// sent until an ACK drains it), and then takes a burst of up to `LINUX_SEND_BURST`
+    /// segments (no more than the connection's receive window has left) as long as its
+    /// buffer has room, before the scheduler picks again. Picking by RTT among subflows
+    /// with buffer room instead, one segment at a time, hands every segment the receive
+    /// window lets out to the lowest-RTT subflow's ever growing buffer and starves the
+    /// others (docs/fidelity.md, "The MPTCP scheduler and Linux's send buffers"). `srtt`
+    /// unknown counts as equal for all.
+    pub fn pick_linux(&mut self, room: &[u64], queued: &[u64], cwnd: &[f64], srtt: &[Option<u64>]) -> Option<usize> {
+        if let Some((k, left)) = self.burst {
+            if left > 0 && room[k] > 0 && cwnd[k] > 0.0 {
+                self.burst = Some((k, left - 1));
+                return Some(k);
+            }
+        }
+        self.burst = None;
+        let linger = |i: usize| queued[i] as f64 * srtt[i].unwrap_or(1) as f64 / cwnd[i].max(1.0);
+        let best = (0..room.len()).filter(|&i| cwnd[i] > 0.0).min_by(|&a, &b| linger(a).total_cmp(&linger(b)).then(a.cmp(&b)))?;
+        if room[best] == 0 {
+            return None;
+        }
+        let window_left = self.receive_buffer.map_or(u64::MAX, |b| (self.data_ack() + b).saturating_sub(self.dsn_next));
+        self.burst = Some((best, LINUX_SEND_BURST.min(window_left).saturating_sub(1)));
+        Some(best)
     }
 
     /// A decision arrived on an ACK at `since_start`.

@@ -158,18 +158,32 @@ impl Simulation {
         let n = conn.senders.len();
         let mut room = [0u64; MAX_SUBFLOWS];
         let mut srtt = [None; MAX_SUBFLOWS];
+        let mut queued = [0u64; MAX_SUBFLOWS];
+        let mut cwnd = [0f64; MAX_SUBFLOWS];
+        let mut linux_buffers = false;
         for k in 0..n {
             if let Element::TcpSender(s) = &self.elements[conn.senders[k] as usize] {
                 room[k] = s.new_data_room(ctl, conn.data.maps[k].end());
                 srtt[k] = s.srtt();
+                if s.has_send_buffer() {
+                    linux_buffers = true;
+                    queued[k] = conn.data.maps[k].queued();
+                    cwnd[k] = if s.is_active() { s.effective_cwnd(ctl) } else { 0.0 };
+                }
             }
         }
         let mut touched = 0u32;
         while conn.data.window_open() {
-            let Some(k) = conn.data.pick(&room[..n], &srtt[..n]) else { break };
+            let pick = if linux_buffers {
+                conn.data.pick_linux(&room[..n], &queued[..n], &cwnd[..n], &srtt[..n])
+            } else {
+                conn.data.pick(&room[..n], &srtt[..n])
+            };
+            let Some(k) = pick else { break };
             conn.data.maps[k].push(conn.data.dsn_next);
             conn.data.dsn_next += 1;
             room[k] -= 1;
+            queued[k] += 1;
             touched |= 1 << k;
         }
         for k in 0..n {

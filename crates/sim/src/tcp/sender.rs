@@ -657,6 +657,14 @@ impl TcpSender {
         self.mptcp_subflow
     }
 
+    pub(crate) fn has_send_buffer(&self) -> bool {
+        self.send_buffer.is_some()
+    }
+
+    pub(crate) fn is_active(&self) -> bool {
+        self.active
+    }
+
     /// Gives the sender Linux's send buffer (`TcpFlowConfig::linux_send_buffer`).
     pub(crate) fn set_send_buffer(&mut self, b: SendBuffer) {
         self.send_buffer = Some(Box::new(b));

@@ -1,0 +1,143 @@
+//! `simulation.hosts`: the behaviour of the end hosts, in one key. "linux-6.18" (the default)
+//! is the model the fidelity suite holds against real Linux (docs/fidelity.md): every TCP
+//! flow and MPTCP subflow takes Linux's RTO rule, SACK with RACK for a lost retransmission,
+//! a host's per-packet send jitter, Linux 6.18's send buffer and transmissions, Linux's
+//! delayed ACKs, and (for CUBIC) Linux's CUBIC; each receiving host's latency is unknown to
+//! within one packet time at the bottleneck. "ideal" is the idealised host of packet
+//! simulators such as htsim and ns-3's defaults: NewReno, an ACK per segment, RFC 6298's
+//! RTO, no jitter, every segment sent the moment the window allows. A flow's own keys
+//! (`recovery`, `delayed_ack`, ...) override what the model sets.
+
+use crate::error::Result;
+use crate::fields::Fields;
+use crate::schema::FlowKind;
+use crate::topology::{Hop, Topology};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostModel {
+    Ideal,
+    Linux618,
+}
+
+pub const HOST_MODELS: &[&str] = &["linux-6.18", "ideal"];
+
+/// The send jitter the fidelity suite measured as a Linux host's (docs/fidelity.md, "Send
+/// jitter"): each data packet waits uniform [0, 350 µs) before it enters the network.
+const LINUX_SEND_JITTER_PS: u64 = 350_000_000;
+
+impl HostModel {
+    pub const DEFAULT: HostModel = HostModel::Linux618;
+
+    pub fn decode(f: &Fields) -> Result<HostModel> {
+        Ok(match f.choice("hosts", HOST_MODELS)?.as_ref().map(|c| c.value.as_str()) {
+            Some("ideal") => HostModel::Ideal,
+            _ => HostModel::DEFAULT,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HostModel::Ideal => "ideal",
+            HostModel::Linux618 => "linux-6.18",
+        }
+    }
+
+    pub fn linux(self) -> bool {
+        self == HostModel::Linux618
+    }
+
+    /// `recovery`'s default: Linux negotiates SACK.
+    pub fn sack(self) -> bool {
+        self.linux()
+    }
+
+    /// `delayed_ack`'s default: (delayed ACKs, Linux's receiver).
+    pub fn delayed_ack(self) -> (bool, bool) {
+        (self.linux(), self.linux())
+    }
+
+    /// `rto`'s default.
+    pub fn rto(self) -> pathpool_cc::RtoRule {
+        if self.linux() {
+            pathpool_cc::RtoRule::Linux
+        } else {
+            pathpool_cc::RtoRule::Rfc6298
+        }
+    }
+
+    /// `lost_retransmit`'s default: RACK where the flow has a SACK scoreboard to read.
+    pub fn rack(self, sack: bool) -> bool {
+        self.linux() && sack
+    }
+
+    /// `send_jitter`'s default, in picoseconds.
+    pub fn send_jitter(self) -> u64 {
+        if self.linux() {
+            LINUX_SEND_JITTER_PS
+        } else {
+            0
+        }
+    }
+
+    /// `send_buffer`'s default: (Linux's send buffer, 6.18's transmissions).
+    pub fn send_buffer(self) -> (bool, bool) {
+        (self.linux(), self.linux())
+    }
+
+    /// `cubic_rules`' default for a CUBIC flow.
+    pub fn cubic_rules(self) -> pathpool_cc::CubicRules {
+        if self.linux() {
+            pathpool_cc::CubicRules::Linux
+        } else {
+            pathpool_cc::CubicRules::Rfc9438
+        }
+    }
+
+    /// `simulation.host_latency`'s default for a host: one packet time of `packet_bytes` at
+    /// `bottleneck_bps` under Linux hosts (the receiving host's latency is unknown to within
+    /// that: docs/fidelity.md, "Phase: the hosts' latency"), none for ideal hosts.
+    fn host_latency(self, packet_bytes: u64, bottleneck_bps: u64) -> u64 {
+        if !self.linux() || bottleneck_bps == 0 {
+            return 0;
+        }
+        let ps = packet_bytes as u128 * 8 * crate::units::PS_PER_SEC as u128 / bottleneck_bps as u128;
+        ps.min(u64::MAX as u128) as u64
+    }
+}
+
+/// The bound of each receiving host's latency (`simulation.host_latency`), by host number
+/// (`crate::hosts::Hosts`): the file's value for every host if it gives one; otherwise the
+/// host model's, one packet time at the narrowest link of the routes into that host (the
+/// largest over them), so that a host behind a fast link is not given a slow link's
+/// latency (which would make its flows' RTTs differ by more than the phase it models).
+pub fn receiving_host_latencies(l: &crate::Loaded) -> BTreeMap<u64, u64> {
+    let spec = &l.scenario.simulation;
+    let topo = &l.topology;
+    let hosts = crate::hosts::Hosts::of(topo);
+    let mut out = BTreeMap::new();
+    let mut note = |route: &[Hop], packet: u64| {
+        let bound = spec.host_latency.unwrap_or_else(|| spec.hosts.host_latency(packet, narrowest(topo, route)));
+        let e = out.entry(hosts.receiver(route)).or_insert(0);
+        *e = (*e).max(bound);
+    };
+    for flow in &topo.flows {
+        match &l.scenario.flows[flow.template].kind {
+            FlowKind::Tcp(t) => note(&flow.route, t.packet_size),
+            FlowKind::Mptcp(m) => flow.subflows.iter().for_each(|(fwd, _)| note(fwd, m.tcp.packet_size)),
+            FlowKind::Udp(_) => {}
+        }
+    }
+    out
+}
+
+fn narrowest(topo: &Topology, route: &[Hop]) -> u64 {
+    route
+        .iter()
+        .map(|h| {
+            let l = &topo.links[h.link];
+            if h.reverse { l.reverse.as_ref().map_or(u64::MAX, |d| d.rate_bps) } else { l.forward.rate_bps }
+        })
+        .min()
+        .unwrap_or(0)
+}
