@@ -21,7 +21,8 @@ pub struct RunArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Congestion control of every multipath connection: uncoupled, uncoupled-cubic,
-    /// fully-coupled, linked-increases, lia, olia, balia, wvegas, mptcp-sbd, ssc-lia or tr-lia.
+    /// fully-coupled, linked-increases, lia, olia, balia, wvegas, mptcp-sbd,
+    /// mptcp-sbd-pairwise, ssc-lia or tr-lia.
     #[arg(long, value_name = "NAME")]
     pub cc: Option<String>,
     /// Also write packet captures into DIR: one pcap per host of a TCP flow, as tcpdump on
