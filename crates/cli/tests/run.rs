@@ -173,3 +173,28 @@ fn run_help_names_every_multipath_scheme() {
         assert!(words.contains(scheme), "`run --help` does not name \"{scheme}\":\n{help}");
     }
 }
+
+/// Every argument and option of the commands users reach first says what it is.
+#[test]
+fn help_leaves_no_option_unexplained() {
+    for args in [&["testbed", "check", "--help"][..], &["tracegen", "--help"], &["reproduce", "--help"]] {
+        let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(args).output().unwrap();
+        let help = String::from_utf8_lossy(&r.stdout);
+        // clap prints an item without help as its name alone: "  <FILE>" or "      --out <OUT>",
+        // followed by a blank line in the long form.
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_end();
+            let item = t.trim_start();
+            let flag = |s: &str| s.starts_with("--") || s.starts_with('<') || (s.starts_with('-') && s.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic()));
+            let bare = flag(item) && !item.contains("  ") && !item.contains("--help");
+            let next = lines.get(i + 1).map_or("", |n| n.trim());
+            assert!(!(bare && (next.is_empty() || flag(next) || next.starts_with('['))), "{args:?}: '{item}' has no help:\n{help}");
+        }
+        if args[0] == "reproduce" {
+            for paper in ["ferlin2016", "raiciu2009", "zhang2019", "jowkar2022", "zongor2019"] {
+                assert!(help.contains(paper), "reproduce --help does not name {paper}");
+            }
+        }
+    }
+}

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct ReproduceArgs {
-    /// A paper (ferlin2016, ...) or `all`.
+    /// A paper, or `all`: ferlin2016 ([S0] MPTCP-SBD), raiciu2009 ([S1] coupled controllers),
+    /// zhang2019 ([S2] trend-line SBD), jowkar2022 ([S3] LIA/OLIA/BALIA windows), zongor2019
+    /// ([S4] overlapping paths).
     pub paper: String,
     /// Fewer seeds and shorter runs (a few minutes per paper).
     #[arg(long)]

@@ -57,7 +57,9 @@ pub struct TestbedRunArgs {
 
 #[derive(Args)]
 pub struct TestbedCheckArgs {
+    /// Scenario file (TOML; docs/scenarios.md), as `testbed run` would take it.
     pub file: PathBuf,
+    /// Override a value of the file by dotted path, as `testbed run --set` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 }

@@ -30,6 +30,7 @@ pub struct TracegenArgs {
     /// Probe packets per flow per second (Poisson).
     #[arg(long, default_value_t = 500.0)]
     pub rate: f64,
+    /// Master seed: the same seed and options give a byte-identical trace.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::seed_arg::parse)]
     pub seed: u64,
     /// Mean per-packet path noise, ms (exponential; each path scales it by 0.5-1.5).
@@ -45,6 +46,8 @@ pub struct TracegenArgs {
     /// cross traffic); only their random dynamics differ.
     #[arg(long)]
     pub alike_queues: bool,
+    /// Output folder: the receiver log (owd.csv), the sender log (rtt.csv) and the answer
+    /// with what drew it (truth.json).
     #[arg(long)]
     pub out: PathBuf,
 }
