@@ -3,8 +3,9 @@
 //! found to share it, every output is written; captures that cannot be analysed exit 2 with a
 //! message naming the file and what it held.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 fn temp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pathpool-cli-pcap-{tag}-{}", std::process::id()));
@@ -65,5 +66,92 @@ fn captures_that_cannot_be_analysed_exit_2_and_say_why() {
     assert_eq!(code, Some(2));
     assert!(err.contains("udp.pcap") && err.contains("no TCP data flow") && err.contains("1 IP packets that are not TCP"), "{err}");
     assert!(!dir.join("o").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The simulator's captures of S0's SB-2 (two MPTCP-SBD subflows behind one bottleneck),
+/// 40 s, made once for the tests that need them: (sender `s.pcap`, receiver `d.pcap`).
+fn sb2() -> &'static (PathBuf, PathBuf) {
+    static CAPS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    CAPS.get_or_init(|| {
+        let dir = temp("sb2-shared");
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let scenario = root.join("scenarios/papers/ferlin2016/sb-2.toml");
+        let caps = dir.join("pcap");
+        let (code, _, err) = pathpool(&["run", scenario.to_str().unwrap(), "--cc", "mptcp-sbd", "--set", "simulation.duration=40s", "--out", dir.join("run").to_str().unwrap(), "--pcap", caps.to_str().unwrap()]);
+        assert_eq!(code, Some(0), "{err}");
+        (caps.join("s.pcap"), caps.join("d.pcap"))
+    })
+}
+
+/// Writes `from` (a classic pcap with ns timestamps, as the simulator writes) to `to` with
+/// every record followed by a copy of itself 1 µs later, as `tcpdump -i any` on loopback
+/// records each packet twice.
+fn duplicate_every_frame(from: &Path, to: &Path) -> usize {
+    let b = std::fs::read(from).unwrap();
+    assert_eq!(&b[..4], &0xa1b2_3c4du32.to_le_bytes(), "a little-endian ns pcap");
+    let mut out = b[..24].to_vec();
+    let (mut at, mut n) = (24, 0);
+    while at + 16 <= b.len() {
+        let len = u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
+        let rec = &b[at..at + 16 + len];
+        out.extend_from_slice(rec);
+        let (mut sec, mut ns) = (u32::from_le_bytes(rec[..4].try_into().unwrap()), u32::from_le_bytes(rec[4..8].try_into().unwrap()) + 1000);
+        if ns >= 1_000_000_000 {
+            sec += 1;
+            ns -= 1_000_000_000;
+        }
+        out.extend_from_slice(&sec.to_le_bytes());
+        out.extend_from_slice(&ns.to_le_bytes());
+        out.extend_from_slice(&rec[8..]);
+        at += 16 + len;
+        n += 1;
+    }
+    std::fs::write(to, out).unwrap();
+    n
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Per subflow of summary.json: (name, delay, samples, losses).
+fn subflows(summary: &serde_json::Value) -> Vec<(String, String, u64, u64)> {
+    summary["connections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["subflows"].as_array().unwrap().iter())
+        .map(|f| (f["name"].as_str().unwrap().to_string(), f["delay"].as_str().unwrap().to_string(), f["samples"].as_u64().unwrap(), f["losses"].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_capture_with_every_frame_twice_gives_the_same_decisions_and_reports_the_copies() {
+    let (_, receiver) = sb2();
+    let dir = temp("dup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let doubled = dir.join("doubled.pcap");
+    let n = duplicate_every_frame(receiver, &doubled);
+    let (code, plain, err) = pathpool(&["detect", "--pcap", receiver.to_str().unwrap(), "--out", dir.join("plain").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, twice, err) = pathpool(&["detect", "--pcap", doubled.to_str().unwrap(), "--out", dir.join("twice").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let (a, b) = (json(&dir.join("plain/summary.json")), json(&dir.join("twice/summary.json")));
+    // The simulator itself sends a few byte-identical frames (the same segment twice at one
+    // instant, e.g. frames 497 and 499 of this receiver's capture, 0.6 ms apart): the copies
+    // are those plus one per record.
+    let own = a["duplicates_dropped"].as_u64().unwrap();
+    assert!(own < 10, "{a}");
+    assert_eq!(b["duplicates_dropped"].as_u64(), Some(n as u64 + own));
+    assert!(twice.contains(&format!("{} duplicate frames dropped", n as u64 + own)), "{twice}");
+    assert!(!plain.contains("duplicate") || own > 0, "{plain}");
+    assert_eq!(b["records"].as_u64(), Some(2 * n as u64));
+    // Same samples and the same losses (a copy is no retransmission), so the same decisions.
+    assert_eq!(subflows(&a), subflows(&b));
+    assert!(subflows(&a).iter().all(|f| f.3 > 0), "the capture has real losses to keep: {a}");
+    let decisions = |d: &str| std::fs::read_to_string(dir.join(d).join("decisions.csv")).unwrap();
+    assert_eq!(decisions("plain"), decisions("twice"));
+    assert!(decisions("plain").lines().count() > 20);
     let _ = std::fs::remove_dir_all(&dir);
 }

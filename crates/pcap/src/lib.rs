@@ -6,6 +6,7 @@
 //! ([`sampler`]). Memory is bounded by the number of connections, not by the file's size.
 //! docs/pcap.md describes the methods and their limits.
 
+pub mod dedup;
 pub mod error;
 pub mod file;
 pub mod input;
@@ -24,7 +25,8 @@ pub use survey::Survey;
 
 use std::path::PathBuf;
 
-/// The first pass: every record of `paths` (merged in time order) surveyed.
+/// The first pass: every record of `paths` (merged in time order) surveyed, copies of a frame
+/// ([`dedup`]) dropped and counted in `survey.duplicates`.
 pub struct Surveyed {
     pub survey: Survey,
     /// Per file: where it ends inside a record (offset, bytes missing).
@@ -35,7 +37,15 @@ pub struct Surveyed {
 pub fn survey(paths: &[PathBuf]) -> Result<Surveyed, CaptureError> {
     let mut inputs = input::Inputs::open(paths)?;
     let mut s = Survey::default();
-    let truncated = inputs.for_each(|r| s.record(r.ts_ns, packet::parse(r.linktype, r.data)))?;
+    let mut dedup = dedup::Dedup::default();
+    let truncated = inputs.for_each(|r| {
+        let parsed = packet::parse(r.linktype, r.data);
+        if parsed.as_ref().is_ok_and(|seg| dedup.is_copy(r.ts_ns, seg)) {
+            s.copy();
+        } else {
+            s.record(r.ts_ns, parsed);
+        }
+    })?;
     Ok(Surveyed { survey: s, truncated, files: inputs.names() })
 }
 
@@ -43,8 +53,13 @@ pub fn survey(paths: &[PathBuf]) -> Result<Surveyed, CaptureError> {
 pub fn sample(paths: &[PathBuf], plan: &Plan, spacing_ns: u64, sink: &mut impl Sink) -> Result<Vec<Counts>, CaptureError> {
     let mut inputs = input::Inputs::open(paths)?;
     let mut sampler = sampler::Sampler::new(plan, spacing_ns);
+    // The same copies as the survey's are dropped (the same frames in the same order).
+    let mut dedup = dedup::Dedup::default();
     inputs.for_each(|r| {
         if let Ok(s) = packet::parse(r.linktype, r.data) {
+            if dedup.is_copy(r.ts_ns, &s) {
+                return;
+            }
             sampler.segment(r.ts_ns, &s, sink);
         }
     })?;

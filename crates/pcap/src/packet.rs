@@ -91,6 +91,8 @@ pub struct Segment {
     pub flags: u8,
     /// Payload bytes, from the IP length fields (not the captured length).
     pub payload: u32,
+    /// IPv4 identification (RFC 791; RFC 6864); IPv6 has none outside fragments.
+    pub ip_id: Option<u16>,
     pub opts: TcpOptions,
 }
 
@@ -214,6 +216,7 @@ pub fn parse(linktype: u32, frame: &[u8]) -> Result<Segment, Skip> {
             if ip.len() < ihl {
                 return Err(Skip::Cut);
             }
+            s.ip_id = Some(be16(ip, 4));
             s.src = Addr::v4([ip[12], ip[13], ip[14], ip[15]]);
             s.dst = Addr::v4([ip[16], ip[17], ip[18], ip[19]]);
             // total = 0 is TSO on the capturing host: the length is the frame's.

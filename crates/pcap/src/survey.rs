@@ -195,8 +195,12 @@ impl DirStats {
 pub struct Survey {
     pub dirs: Vec<DirStats>,
     pub index: FxMap<Key, u32>,
+    /// Records read, copies included.
     pub records: u64,
+    /// TCP segments analysed (copies excluded).
     pub tcp_segments: u64,
+    /// Records dropped as copies of a frame seen shortly before ([`crate::dedup`]).
+    pub duplicates: u64,
     /// Frames that gave no TCP segment, per [`crate::packet::Skip`] (in `Skip::ALL` order).
     pub skipped: [u64; 6],
     /// Record number (from 1) of the first frame skipped as malformed.
@@ -210,6 +214,12 @@ pub struct Survey {
 }
 
 impl Survey {
+    /// A record that copies one seen shortly before: counted, not analysed.
+    pub fn copy(&mut self) {
+        self.records += 1;
+        self.duplicates += 1;
+    }
+
     #[inline]
     pub fn record(&mut self, t: u64, parsed: Result<Segment, crate::packet::Skip>) {
         self.records += 1;

@@ -167,6 +167,10 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         "files": surveyed.files,
         "records": s.records,
         "tcp_segments": s.tcp_segments,
+        // Copies of a frame (same addresses, ports, sequence, IP ID and TSval within
+        // dedup::WINDOW_NS), dropped before the analysis: never counted as losses.
+        "duplicates_dropped": s.duplicates,
+        "duplicate_window_ms": pathpool_pcap::dedup::WINDOW_NS as f64 / 1e6,
         "skipped": Skip::ALL.iter().zip(s.skipped).filter(|(_, n)| *n > 0).map(|(k, n)| (k.describe().to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
         "records_out_of_order": s.out_of_order,
         "time_origin_ns": plan.origin_ns,
@@ -283,6 +287,14 @@ fn group_text(plan: &Plan, d: &Observation) -> String {
 fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, counts: &[pathpool_pcap::Counts], r: &Replay) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "{} packets, {} TCP segments; detector {}", s.records, s.tcp_segments, detector_name(args.detector));
+    if s.duplicates > 0 {
+        let _ = writeln!(
+            t,
+            "{} duplicate frames dropped (copies of a frame within {} ms: same addresses, ports, sequence, IP ID and TSval); not counted as losses",
+            s.duplicates,
+            pathpool_pcap::dedup::WINDOW_NS / 1_000_000
+        );
+    }
     for c in &plan.connections {
         let _ = writeln!(t, "connection {} ({} subflow{})", c.name, c.subflows.len(), if c.subflows.len() == 1 { "" } else { "s" });
         for &i in &c.subflows {

@@ -1,0 +1,131 @@
+//! Frames captured twice: `tcpdump -i any` on a forwarding host or on loopback records a
+//! packet on the way in and on the way out, and merged captures of one link repeat it. A
+//! copy has the same addresses, ports, sequence and ACK numbers, flags, length, IPv4
+//! identification and TSval as a frame seen shortly before; a retransmission differs in its
+//! identification (Linux numbers a socket's packets in order; RFC 6864 §4.1) or its TSval
+//! (RFC 7323 §4.1: a new transmission carries the current clock). Copies are dropped before
+//! anything else reads the frame, so a copy never counts as a retransmission (a loss).
+
+use crate::packet::Segment;
+use crate::survey::{FxMap, Key};
+use std::collections::VecDeque;
+
+/// How far apart a frame and its copy may be. A forwarding host sees the two copies apart by
+/// its own queueing (up to its buffer, tens of ms); a retransmission by timeout comes at least
+/// Linux's minimum RTO (200 ms; RFC 6298 §2.4 asks for 1 s) after the original, and one sooner
+/// (fast retransmit) carries a newer TSval unless the round trip is shorter than one tick.
+pub const WINDOW_NS: u64 = 100_000_000;
+
+/// Copies remembered at most: bounds memory whatever the rate (10 Gb/s of full-size frames
+/// fill 100 ms with about 83000); beyond it the oldest are forgotten and a late copy of them
+/// is kept (and counted as a retransmission).
+const REMEMBERED: usize = 1 << 17;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Signature {
+    key: Key,
+    seq: u32,
+    ack: u32,
+    flags: u8,
+    payload: u32,
+    ip_id: Option<u16>,
+    tsval: Option<u32>,
+}
+
+impl Signature {
+    fn of(s: &Segment) -> Signature {
+        Signature { key: Key::of(s), seq: s.seq, ack: s.ack, flags: s.flags, payload: s.payload, ip_id: s.ip_id, tsval: s.opts.ts.map(|t| t.0) }
+    }
+}
+
+/// The frames of the last [`WINDOW_NS`], to recognise copies.
+#[derive(Default)]
+pub struct Dedup {
+    order: VecDeque<(u64, Signature)>,
+    latest: FxMap<Signature, u64>,
+    /// Copies recognised so far.
+    pub dropped: u64,
+}
+
+impl Dedup {
+    /// True when `s`, captured at `t`, is a copy of a frame seen within the window (and is
+    /// counted); false for a frame to analyse.
+    pub fn is_copy(&mut self, t: u64, s: &Segment) -> bool {
+        while let Some(&(t0, sig)) = self.order.front() {
+            if t0.saturating_add(WINDOW_NS) >= t && self.order.len() < REMEMBERED {
+                break;
+            }
+            self.order.pop_front();
+            if self.latest.get(&sig) == Some(&t0) {
+                self.latest.remove(&sig);
+            }
+        }
+        let sig = Signature::of(s);
+        if let Some(&t0) = self.latest.get(&sig) {
+            // Records of one file may be slightly out of time order: either side counts.
+            if t.abs_diff(t0) <= WINDOW_NS {
+                self.dropped += 1;
+                return true;
+            }
+        }
+        self.latest.insert(sig, t);
+        self.order.push_back((t, sig));
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::{parse, linktype};
+
+    fn frame(ip_id: u16, seq: u32, tsval: u32) -> Segment {
+        let mut p = vec![0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2];
+        p[2..4].copy_from_slice(&(20u16 + 32 + 1000).to_be_bytes());
+        p[4..6].copy_from_slice(&ip_id.to_be_bytes());
+        let mut t = vec![0u8; 20];
+        t[0..2].copy_from_slice(&1234u16.to_be_bytes());
+        t[2..4].copy_from_slice(&80u16.to_be_bytes());
+        t[4..8].copy_from_slice(&seq.to_be_bytes());
+        t[12] = 8 << 4;
+        t[13] = 0x10;
+        t.extend_from_slice(&[1, 1, 8, 10]);
+        t.extend_from_slice(&tsval.to_be_bytes());
+        t.extend_from_slice(&[0, 0, 0, 0]);
+        p.extend(t);
+        parse(linktype::RAW, &p).unwrap()
+    }
+
+    #[test]
+    fn a_copy_within_the_window_is_dropped_and_counted() {
+        let mut d = Dedup::default();
+        assert!(!d.is_copy(1_000, &frame(7, 100, 5)));
+        assert!(d.is_copy(1_050, &frame(7, 100, 5)), "the same frame 50 ns later");
+        assert_eq!(d.dropped, 1);
+        // Out of order by a little: still a copy.
+        assert!(!d.is_copy(2_000, &frame(8, 1100, 5)));
+        assert!(d.is_copy(1_990, &frame(8, 1100, 5)));
+        assert_eq!(d.dropped, 2);
+    }
+
+    #[test]
+    fn retransmissions_are_not_copies() {
+        let mut d = Dedup::default();
+        assert!(!d.is_copy(0, &frame(7, 100, 5)));
+        // Same sequence, a new identification (Linux) or a newer TSval: a retransmission.
+        assert!(!d.is_copy(1_000_000, &frame(9, 100, 5)));
+        assert!(!d.is_copy(2_000_000, &frame(7, 100, 6)));
+        // The same header after the window: a new transmission (identification wrapped).
+        assert!(!d.is_copy(WINDOW_NS + 10, &frame(7, 100, 5)));
+        assert_eq!(d.dropped, 0);
+    }
+
+    #[test]
+    fn memory_is_bounded() {
+        let mut d = Dedup::default();
+        for i in 0..(REMEMBERED as u32 + 1000) {
+            d.is_copy(i as u64, &frame(i as u16, i, i));
+        }
+        assert!(d.order.len() <= REMEMBERED && d.latest.len() <= REMEMBERED);
+    }
+}
