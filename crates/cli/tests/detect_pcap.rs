@@ -155,3 +155,33 @@ fn a_capture_with_every_frame_twice_gives_the_same_decisions_and_reports_the_cop
     assert!(decisions("plain").lines().count() > 20);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Per subflow of summary.json that has a drift fit: (name, fit ppm, ci ppm, removed ppm).
+fn drifts(summary: &serde_json::Value) -> Vec<(String, f64, f64, f64)> {
+    summary["connections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["subflows"].as_array().unwrap().iter())
+        .filter(|f| !f["drift_fit_ppm"].is_null())
+        .map(|f| (f["name"].as_str().unwrap().to_string(), f["drift_fit_ppm"].as_f64().unwrap(), f["drift_ci999_ppm"].as_f64().unwrap(), f["drift_removed_ppm"].as_f64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_simulator_capture_has_no_clock_skew_and_reports_no_drift_removed() {
+    // The simulator's hosts share one clock. The TCP flow of SB-2 arrives at td0 with
+    // timestamps, so its delay is one-way from TSval and its drift is fitted.
+    let (_, receiver) = sb2();
+    let td0 = receiver.with_file_name("td0.pcap");
+    let dir = temp("drift");
+    let (code, stdout, err) = pathpool(&["detect", "--pcap", td0.to_str().unwrap(), "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let d = drifts(&json(&dir.join("summary.json")));
+    assert_eq!(d.len(), 1, "{stdout}");
+    let (name, fit, ci, removed) = &d[0];
+    // A fit was made and is within its own interval of zero: nothing removed.
+    assert!(fit.abs() <= *ci && *ci > 0.0 && *removed == 0.0, "{name}: {fit} ± {ci}, removed {removed}");
+    assert!(stdout.contains("no significant drift") && !stdout.contains("ppm removed,"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,6 +7,7 @@
 //! docs/pcap.md describes the methods and their limits.
 
 pub mod dedup;
+pub mod drift;
 pub mod error;
 pub mod file;
 pub mod input;

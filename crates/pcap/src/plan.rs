@@ -78,8 +78,11 @@ pub struct Subflow {
     pub tick_ns: f64,
     /// Spread of the one-way delay in the survey's points (ns), after removing a linear drift.
     pub owd_spread_ns: f64,
-    /// Drift removed from its one-way delay (ns per ns, i.e. the relative clock skew), TsOwd only.
+    /// Drift removed from its one-way delay (ns per ns, i.e. the relative clock skew), TsOwd
+    /// only; 0 when the fit was not significant ([`crate::drift`]).
     pub drift: f64,
+    /// The drift fit (TsOwd with skew correction and enough points), removed or not.
+    pub drift_fit: Option<crate::drift::Drift>,
     pub data_packets: u64,
     pub payload_bytes: u64,
 }
@@ -143,35 +146,6 @@ fn owd_spread(d: &DirStats, tick: f64) -> f64 {
     let mut r: Vec<f64> = xy.iter().map(|p| p.1 - my - b * (p.0 - mx)).collect();
     r.sort_by(f64::total_cmp);
     r[n * 95 / 100] - r[n * 5 / 100]
-}
-
-/// Buckets of the survey's points whose minima the drift is fitted to.
-const DRIFT_BUCKETS: usize = 40;
-
-/// The relative clock skew of a direction: the slope of the line under the per-bucket minima
-/// of capture time minus TSval (Moon, Skelly and Towsley's linear program, as the detector's
-/// online `SkewEstimator` fits it, here over the whole capture). Queueing only adds delay, so
-/// the minima lie near the queue-free delay, whose only drift is the clocks'.
-fn drift(d: &DirStats, tick: f64) -> f64 {
-    let (Some(&(t0, v0)), Some(&(t1, _))) = (d.points.first(), d.points.last()) else { return 0.0 };
-    if d.points.len() < 4 * DRIFT_BUCKETS || t1 <= t0 {
-        return 0.0;
-    }
-    let width = (t1 - t0) as f64 / DRIFT_BUCKETS as f64;
-    let mut minima = vec![(f64::NAN, f64::INFINITY); DRIFT_BUCKETS];
-    for &(t, v) in &d.points {
-        let x = (t - t0) as f64;
-        let y = x - (v as f64 - v0 as f64) * tick;
-        let b = ((x / width) as usize).min(DRIFT_BUCKETS - 1);
-        if y < minima[b].1 {
-            minima[b] = (x, y);
-        }
-    }
-    let mut fit = pathpool_sbd::SkewEstimator::new(DRIFT_BUCKETS, DRIFT_BUCKETS / 2);
-    for &(x, y) in minima.iter().filter(|m| m.1.is_finite()) {
-        fit.push(x, y);
-    }
-    fit.slope().unwrap_or(0.0)
 }
 
 pub fn plan(s: &Survey, o: &Options) -> Plan {
@@ -273,6 +247,7 @@ pub fn plan(s: &Survey, o: &Options) -> Plan {
             p.left_out.push((d.key.to_string(), why.to_string()));
             continue;
         };
+        let drift_fit = if o.skew_correction && method == Method::TsOwd { crate::drift::fit(d, tick) } else { None };
         p.subflows.push(Subflow {
             name: String::new(),
             key: d.key,
@@ -280,7 +255,8 @@ pub fn plan(s: &Survey, o: &Options) -> Plan {
             method,
             tick_ns: tick,
             owd_spread_ns: spread,
-            drift: if o.skew_correction && method == Method::TsOwd { drift(d, tick) } else { 0.0 },
+            drift: drift_fit.map_or(0.0, |f| f.removed),
+            drift_fit,
             data_packets: d.data_packets,
             payload_bytes: d.payload_bytes,
         });

@@ -212,8 +212,12 @@ fn detector_name(k: DetectorKind) -> &'static str {
 fn method_text(f: &plan::Subflow) -> String {
     match f.method {
         Method::MpTimestamp => "one-way delay from MPTCP-SBD's MP_TIMESTAMP".into(),
-        Method::TsOwd if f.drift != 0.0 => format!("one-way delay from TSval (clock {}; drift of {:+.1} ppm removed)", tick_text(f.tick_ns), f.drift * 1e6),
-        Method::TsOwd => format!("one-way delay from TSval (clock {})", tick_text(f.tick_ns)),
+        Method::TsOwd => match f.drift_fit {
+            // The drift is removed only outside its own 99.9 % interval (crates/pcap/src/drift.rs).
+            Some(d) if d.significant() => format!("one-way delay from TSval (clock {}; drift of {:+.1} ppm removed, fit {:+.1} ± {:.1} ppm)", tick_text(f.tick_ns), f.drift * 1e6, d.slope * 1e6, d.half_width * 1e6),
+            Some(d) => format!("one-way delay from TSval (clock {}; no significant drift: fit {:+.1} ± {:.1} ppm, none removed)", tick_text(f.tick_ns), d.slope * 1e6, d.half_width * 1e6),
+            None => format!("one-way delay from TSval (clock {})", tick_text(f.tick_ns)),
+        },
         Method::TsEcho => "round-trip time by TSecr echo".into(),
         Method::SeqAck => "round-trip time by seq/ACK matching (Karn's rule)".into(),
     }
@@ -237,6 +241,8 @@ fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], i: usize) -> Valu
         "tsval_tick_ns": f.tick_ns,
         "owd_spread_ms": f.owd_spread_ns / 1e6,
         "drift_removed_ppm": f.drift * 1e6,
+        "drift_fit_ppm": f.drift_fit.map(|d| d.slope * 1e6),
+        "drift_ci999_ppm": f.drift_fit.map(|d| d.half_width * 1e6),
         "data_packets": f.data_packets,
         "payload_bytes": f.payload_bytes,
         "samples": counts[i].samples,
