@@ -185,3 +185,53 @@ fn a_simulator_capture_has_no_clock_skew_and_reports_no_drift_removed() {
     assert!(stdout.contains("no significant drift") && !stdout.contains("ppm removed,"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// decisions.csv rows: (time_s, subflow, delay, samples, intervals_with_samples, below_min).
+fn support_rows(path: &Path) -> Vec<(f64, String, String, u64, u64, bool)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("time_s,subflow,connection,group,delay,samples,intervals_with_samples,below_min"));
+    lines
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            (c[0].parse().unwrap(), c[1].to_string(), c[4].to_string(), c[5].parse().unwrap(), c[6].parse().unwrap(), c[7] == "1")
+        })
+        .collect()
+}
+
+#[test]
+fn each_decision_says_its_delay_signal_and_samples_and_flags_thin_ones() {
+    let (_, receiver) = sb2();
+    let dir = temp("support");
+    let (code, stdout, err) = pathpool(&["detect", "--pcap", receiver.to_str().unwrap(), "--detector", "mptcp-sbd", "--out", dir.join("dense").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let rows = support_rows(&dir.join("dense/decisions.csv"));
+    let summary = json(&dir.join("dense/summary.json"));
+    let flows = subflows(&summary);
+    assert_eq!(summary["sample_minimum"]["window"].as_u64(), Some(50));
+    for (t, sub, delay, samples, intervals, below) in &rows {
+        let f = flows.iter().find(|f| f.0.starts_with(sub.as_str())).unwrap();
+        assert_eq!(delay, &f.1);
+        // mptcp-sbd's window is N = 50 intervals of 350 ms (17.5 s) from the first sample
+        // (about 0.1 s): before it the statistics are partial and the decision is flagged.
+        // After it, a subflow sampled every 5 ms that is sending has up to 3500 samples.
+        if *t < 17.5 {
+            assert!(*below, "{t} {sub}");
+        } else if *t > 18.0 {
+            assert!(!*below && *intervals == 50 && (500..=3500).contains(samples), "{t} {sub}: {samples} in {intervals}");
+        }
+    }
+    let flagged = rows.iter().filter(|r| r.5).count() as u64;
+    let in_summary: u64 = summary["connections"][0]["subflows"].as_array().unwrap().iter().map(|f| f["decisions_below_min"].as_u64().unwrap()).sum();
+    assert_eq!(flagged, in_summary);
+    assert!(stdout.contains("decisions rest on fewer samples than the detector's minimum"), "{stdout}");
+    // One sample per 2 s: at most 9 of a window's 50 intervals hold one, below the 10 the
+    // detector's correlation needs, so every decision is flagged.
+    let (code, stdout, err) = pathpool(&["detect", "--pcap", receiver.to_str().unwrap(), "--detector", "mptcp-sbd", "--sample-spacing-ms", "2000", "--out", dir.join("sparse").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let rows = support_rows(&dir.join("sparse/decisions.csv"));
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.5 && r.4 <= 9 && r.3 <= 9), "{rows:?}");
+    let n = rows.len() / 2;
+    assert!(stdout.contains(&format!("{n} of {n} decisions rest on fewer samples")), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,6 +5,7 @@
 //! observations, a timeline figure and a summary naming the connections and their groups.
 
 use super::detect::{Config, DetectArgs, DetectorKind};
+use super::detect_support::{Ledger, Minimum, Support};
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use pathpool_pcap::plan::{self, Method, Plan};
@@ -58,14 +59,22 @@ enum Driver {
     Tr(TrendReplay),
 }
 
-impl Sink for Driver {
+/// The detector, and the count of what each of its decisions rests on.
+struct Fed {
+    driver: Driver,
+    ledger: Ledger,
+}
+
+impl Sink for Fed {
     fn owd(&mut self, flow: usize, now_ns: u64, owd_ns: i64) {
-        if let Driver::Sbd(r) = self {
+        if let Driver::Sbd(r) = &mut self.driver {
+            self.ledger.sample(flow, now_ns);
             r.owd(flow, now_ns, owd_ns);
         }
     }
     fn rtt(&mut self, flow: usize, now_ns: u64, rtt_ns: u64) {
-        match self {
+        self.ledger.sample(flow, now_ns);
+        match &mut self.driver {
             // RFC 8382's statistics take any delay with a constant offset; an RTT is the
             // one-way delay plus the reverse path's (docs/pcap.md).
             Driver::Sbd(r) => r.owd(flow, now_ns, rtt_ns.min(i64::MAX as u64) as i64),
@@ -73,12 +82,14 @@ impl Sink for Driver {
         }
     }
     fn loss(&mut self, flow: usize, now_ns: u64) {
-        if let Driver::Sbd(r) = self {
+        if let Driver::Sbd(r) = &mut self.driver {
+            self.ledger.event(now_ns);
             r.loss(flow, now_ns);
         }
     }
     fn unsampled(&mut self, flow: usize, now_ns: u64) {
-        if let Driver::Sbd(r) = self {
+        if let Driver::Sbd(r) = &mut self.driver {
+            self.ledger.event(now_ns);
             r.unsampled(flow, now_ns);
         }
     }
@@ -139,28 +150,32 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     if span_ns / cfg.step_ns() > 50_000_000 {
         return Err(CliError::usage(format!("--pcap '{files}': the packets span {:.0} s, {} evaluations; at most 50000000", span_ns as f64 / 1e9, span_ns / cfg.step_ns())));
     }
-    let mut driver = match &cfg {
+    let driver = match &cfg {
         Config::Sbd(sp, f) => Driver::Sbd(Rfc8382Replay::new(sp.clone(), *f, n)),
         Config::Tr(tp) => Driver::Tr(TrendReplay::new(*tp, n)),
     };
+    let minimum = Minimum::of(&cfg);
+    let mut fed = Fed { driver, ledger: Ledger::new(minimum, n) };
     let t2 = Instant::now();
-    let counts = pathpool_pcap::sample(&p.files, &plan, spacing_ns, &mut driver).map_err(err)?;
+    let counts = pathpool_pcap::sample(&p.files, &plan, spacing_ns, &mut fed).map_err(err)?;
     let pass2 = t2.elapsed().as_secs_f64();
-    let replay = match driver {
+    let replay = match fed.driver {
         Driver::Sbd(r) => r.finish(),
         Driver::Tr(r) => r.finish(),
     };
+    // Per decision, per subflow: the samples it rests on.
+    let support: Vec<Vec<Support>> = replay.decisions.iter().map(|d| (0..n).map(|i| fed.ledger.support(i, d.time_ns)).collect()).collect();
     if replay.observations.is_empty() {
         return Err(super::detect::too_short(&format!("--pcap '{files}': the analysed flows"), span_ns, &cfg));
     }
 
     let out = OutDir::create("--out", &args.out)?;
     let names: Vec<String> = plan.subflows.iter().map(|f| f.name.clone()).collect();
-    write_groups(&out.join("observations.csv"), &replay.observations, &plan)?;
-    write_groups(&out.join("decisions.csv"), &replay.decisions, &plan)?;
+    write_groups(&out.join("observations.csv"), &replay.observations, &plan, None)?;
+    write_groups(&out.join("decisions.csv"), &replay.decisions, &plan, Some(&support))?;
     let decisions: Vec<Value> = replay.decisions.iter().map(|d| json!({ "time_s": d.time_ns as f64 / 1e9, "groups": d.groups })).collect();
     write(&out.join("decisions.json"), &(serde_json::to_string_pretty(&json!({ "subflows": names, "decisions": decisions })).expect("json") + "\n"))?;
-    let text = summary_text(args, s, &plan, &counts, &replay);
+    let text = summary_text(args, s, &plan, &counts, &replay, &support);
     write(&out.join("summary.txt"), &text)?;
     let summary = json!({
         "detector": detector_name(args.detector),
@@ -178,8 +193,19 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         "connections": plan.connections.iter().map(|c| json!({
             "name": c.name,
             "mptcp_token": c.token.map(|t| format!("{t:08x}")),
-            "subflows": c.subflows.iter().map(|&i| subflow_json(&plan, &counts, i)).collect::<Vec<_>>(),
+            "subflows": c.subflows.iter().map(|&i| subflow_json(&plan, &counts, &support, i)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        // What a decision must rest on (crates/cli/src/cmd/detect_support.rs): samples in the
+        // last `window` intervals of `interval_s`, at least `intervals_with_samples` of them
+        // holding one, one in the last `recent`, `samples` in all, and a full window since the
+        // subflow's first sample; decisions below it are flagged (decisions.csv below_min).
+        "sample_minimum": json!({
+            "interval_s": minimum.width_ns as f64 / 1e9,
+            "window": minimum.window,
+            "recent": minimum.recent,
+            "intervals_with_samples": minimum.intervals,
+            "samples": minimum.samples,
+        }),
         "left_out": plan.left_out.iter().map(|(k, why)| json!({ "flow": k, "why": why })).collect::<Vec<_>>(),
         "sample_spacing_ms": p.sample_spacing_ms,
         "evaluations": replay.evaluations,
@@ -231,8 +257,9 @@ fn tick_text(ns: f64) -> String {
     }
 }
 
-fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], i: usize) -> Value {
+fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], support: &[Vec<Support>], i: usize) -> Value {
     let f = &plan.subflows[i];
+    let rests: Vec<u64> = support.iter().map(|d| d[i].samples).collect();
     json!({
         "index": i,
         "name": f.name,
@@ -248,6 +275,10 @@ fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], i: usize) -> Valu
         "samples": counts[i].samples,
         "losses": counts[i].losses,
         "unsampled": counts[i].unsampled,
+        "decisions": support.len(),
+        "decisions_below_min": support.iter().filter(|d| d[i].below_min).count(),
+        "samples_per_decision_min": rests.iter().min(),
+        "samples_per_decision_max": rests.iter().max(),
     })
 }
 
@@ -290,7 +321,7 @@ fn group_text(plan: &Plan, d: &Observation) -> String {
         .join("  ")
 }
 
-fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, counts: &[pathpool_pcap::Counts], r: &Replay) -> String {
+fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, counts: &[pathpool_pcap::Counts], r: &Replay, support: &[Vec<Support>]) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "{} packets, {} TCP segments; detector {}", s.records, s.tcp_segments, detector_name(args.detector));
     if s.duplicates > 0 {
@@ -306,6 +337,10 @@ fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, count
         for &i in &c.subflows {
             let f = &plan.subflows[i];
             let _ = writeln!(t, "  {}: {}; {} samples, {} losses", f.name, method_text(f), counts[i].samples, counts[i].losses);
+            let below = support.iter().filter(|d| d[i].below_min).count();
+            if below > 0 {
+                let _ = writeln!(t, "    {below} of {} decisions rest on fewer samples than the detector's minimum (decisions.csv below_min)", support.len());
+            }
         }
     }
     for (k, why) in &plan.left_out {
@@ -334,13 +369,23 @@ fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, count
     t
 }
 
-fn write_groups(path: &Path, rows: &[Observation], plan: &Plan) -> Result<(), CliError> {
-    let mut text = String::from("time_s,subflow,connection,group\n");
-    for o in rows {
+/// `time_s,subflow,connection,group`; with `support` (decisions) also the delay signal, the
+/// samples the decision rests on, the intervals holding them and the below-minimum flag.
+fn write_groups(path: &Path, rows: &[Observation], plan: &Plan, support: Option<&[Vec<Support>]>) -> Result<(), CliError> {
+    let mut text = String::from("time_s,subflow,connection,group");
+    text.push_str(if support.is_some() { ",delay,samples,intervals_with_samples,below_min\n" } else { "\n" });
+    for (k, o) in rows.iter().enumerate() {
         let time = o.time_ns as f64 / 1e9;
-        for (f, g) in plan.subflows.iter().zip(&o.groups) {
+        for (i, (f, g)) in plan.subflows.iter().zip(&o.groups).enumerate() {
             let sub = f.name.split(' ').next().unwrap_or("");
-            let _ = writeln!(text, "{time:.6},{sub},{},{g}", plan.connections[f.conn].name);
+            let _ = write!(text, "{time:.6},{sub},{},{g}", plan.connections[f.conn].name);
+            match support {
+                Some(s) => {
+                    let x = s[k][i];
+                    let _ = writeln!(text, ",{},{},{},{}", f.method.name(), x.samples, x.intervals, x.below_min as u8);
+                }
+                None => text.push('\n'),
+            }
         }
     }
     write(path, &text)

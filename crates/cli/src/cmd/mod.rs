@@ -6,6 +6,7 @@ pub mod windowsim;
 pub mod bench;
 pub mod detect;
 mod detect_pcap;
+mod detect_support;
 mod detect_truth;
 mod trace_csv;
 pub mod tracegen;
