@@ -7,6 +7,7 @@
 pub mod grouping;
 pub mod model;
 mod names;
+mod receiver;
 mod status;
 
 #[cfg(feature = "bpf")]
@@ -15,6 +16,7 @@ mod daemon;
 mod loader;
 
 pub use names::{controller_for, CONTROLLERS};
+pub use receiver::{receiver_off, receiver_on, receiver_status};
 pub use status::{registered, ConnStatus, SbdRun, Status};
 
 #[cfg(feature = "bpf")]

@@ -19,6 +19,15 @@ pub enum KernelWhat {
     Unload,
     /// Registered controllers, the MPTCP connections using them, their subflows and groups.
     Status,
+    /// The receiver fix for Linux MPTCP's held ACKs, on a receiving host (this network
+    /// namespace): `on` sets `quickack 1` on every route of its main tables (one ACK per
+    /// segment, TCP and subflows alike; a destination listed twice, as IPv6's fe80::/64, is
+    /// left alone), `off` restores the routes it changed, `status` lists the routes that
+    /// carry it (docs/kernel.md, "The receiver fix").
+    Receiver {
+        #[arg(value_enum)]
+        what: ReceiverWhat,
+    },
     /// The SBD daemon: groups the subflows of every pathpool_sbd connection from their RTT
     /// samples (RFC 8382 statistics, S0's decision filter) and hands the groups to
     /// pathpool_sbd; logs group changes; runs until interrupted.
@@ -31,6 +40,35 @@ pub enum KernelWhat {
         #[arg(long, value_name = "FILE")]
         samples: Option<std::path::PathBuf>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ReceiverWhat {
+    /// Set quickack on every route.
+    On,
+    /// Restore the routes `on` changed.
+    Off,
+    /// Show whether it is on and which routes carry quickack.
+    Status,
+}
+
+fn receiver(what: ReceiverWhat) -> Result<(), CliError> {
+    let list = |routes: &[String]| routes.iter().map(|r| format!("  {r}\n")).collect::<String>();
+    match what {
+        ReceiverWhat::On => {
+            let changed = pathpool_kernel::receiver_on().map_err(CliError::runtime)?;
+            print!("receiver fix on: quickack 1 on {} route(s)\n{}", changed.len(), list(&changed));
+        }
+        ReceiverWhat::Off => {
+            let restored = pathpool_kernel::receiver_off().map_err(CliError::runtime)?;
+            print!("receiver fix off: {} route(s) restored\n{}", restored.len(), list(&restored));
+        }
+        ReceiverWhat::Status => {
+            let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
+            print!("receiver fix: {}\nroutes with quickack 1: {}\n{}", if on { "on" } else { "off" }, quick.len(), list(&quick));
+        }
+    }
+    Ok(())
 }
 
 pub fn run(what: KernelWhat) -> Result<(), CliError> {
@@ -70,6 +108,7 @@ pub fn run(what: KernelWhat) -> Result<(), CliError> {
             let s = pathpool_kernel::status().map_err(CliError::runtime)?;
             print!("{s}");
         }
+        KernelWhat::Receiver { what } => receiver(what)?,
     }
     Ok(())
 }
