@@ -235,3 +235,67 @@ fn each_decision_says_its_delay_signal_and_samples_and_flags_thin_ones() {
     assert!(stdout.contains(&format!("{n} of {n} decisions rest on fewer samples")), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Copies the ns pcap `from` to `to`, keeping the records `keep` accepts (given the raw IPv4
+/// packet) and shifting the time of those `delay_ns` returns a lag for.
+fn rewrite(from: &Path, to: &Path, keep: impl Fn(&[u8]) -> bool, delay_ns: impl Fn(&[u8]) -> u64) {
+    let b = std::fs::read(from).unwrap();
+    let mut out = b[..24].to_vec();
+    let mut at = 24;
+    while at + 16 <= b.len() {
+        let len = u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
+        let ip = &b[at + 16..at + 16 + len];
+        if keep(ip) {
+            let t = u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as u64 * 1_000_000_000 + u32::from_le_bytes(b[at + 4..at + 8].try_into().unwrap()) as u64 + delay_ns(ip);
+            out.extend_from_slice(&((t / 1_000_000_000) as u32).to_le_bytes());
+            out.extend_from_slice(&((t % 1_000_000_000) as u32).to_le_bytes());
+            out.extend_from_slice(&b[at + 8..at + 16 + len]);
+        }
+        at += 16 + len;
+    }
+    std::fs::write(to, out).unwrap();
+}
+
+/// TCP payload bytes of a raw IPv4 packet.
+fn payload(ip: &[u8]) -> usize {
+    let ihl = (ip[0] & 15) as usize * 4;
+    u16::from_be_bytes([ip[2], ip[3]]) as usize - ihl - (ip[ihl + 12] >> 4) as usize * 4
+}
+
+/// Per subflow of summary.json: (vantage, delay).
+fn vantages(summary: &serde_json::Value) -> Vec<(String, String)> {
+    summary["connections"][0]["subflows"].as_array().unwrap().iter().map(|f| (f["vantage"].as_str().unwrap().to_string(), f["delay"].as_str().unwrap().to_string())).collect()
+}
+
+#[test]
+fn the_capture_point_is_found_from_the_data_and_the_sender_uses_round_trip_times() {
+    let (sender, receiver) = sb2();
+    let dir = temp("vantage");
+    std::fs::create_dir_all(&dir).unwrap();
+    // At the sender the one-way delay has no spread (the packets have not met the queue):
+    // MP_TIMESTAMP is there but holds no queue; the round trip from the ACKs does.
+    let (code, stdout, err) = pathpool(&["detect", "--pcap", sender.to_str().unwrap(), "--out", dir.join("s").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let s = json(&dir.join("s/summary.json"));
+    assert_eq!(vantages(&s), vec![("sender".to_string(), "rtt-ts-echo".to_string()); 2], "{stdout}");
+    // SB-2: both subflows behind one bottleneck; the last decision groups them.
+    let last = stdout.lines().find(|l| l.starts_with("last decision")).unwrap();
+    assert!(last.contains(".sf0, mptcp-") && last.contains(".sf1}"), "{stdout}");
+    let (code, _, err) = pathpool(&["detect", "--pcap", receiver.to_str().unwrap(), "--out", dir.join("d").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(vantages(&json(&dir.join("d/summary.json"))), vec![("receiver".to_string(), "owd-mp-timestamp".to_string()); 2]);
+    // The receiver's capture with the ACKs 20 ms late, as a host 10 ms before the receiver
+    // sees them: queueing before it, ACKs a while after: the middle.
+    let middle = dir.join("middle.pcap");
+    rewrite(receiver, &middle, |_| true, |ip| if payload(ip) == 0 { 20_000_000 } else { 0 });
+    let (code, stdout, err) = pathpool(&["detect", "--pcap", middle.to_str().unwrap(), "--out", dir.join("m").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(vantages(&json(&dir.join("m/summary.json"))), vec![("middle".to_string(), "owd-mp-timestamp".to_string()); 2], "{stdout}");
+    // The sender's data without its ACKs: no valid signal, so no group but "cannot tell".
+    let data_only = dir.join("data-only.pcap");
+    rewrite(sender, &data_only, |ip| payload(ip) > 0 || ip[33] & 0x02 != 0, |_| 0);
+    let (code, _, err) = pathpool(&["detect", "--pcap", data_only.to_str().unwrap(), "--out", dir.join("x").to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot tell: captured before any queue") && err.contains("without the ACKs"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -39,6 +39,40 @@ impl Method {
     }
 }
 
+/// Where the capture was taken on a direction's path, from the data itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vantage {
+    /// No spread of the one-way delay beyond the clocks' granularity: the packets have not
+    /// met a queue yet (at or near the sender).
+    Sender,
+    /// Queueing before the capture point and the ACKs leave right after the data arrives
+    /// (median data-to-echoing-ACK lag under [`RECEIVER_LAG_NS`]).
+    Receiver,
+    /// Queueing before the capture point, and the ACKs come back a while later: between the
+    /// bottleneck and the receiver; queues after the capture point are not seen.
+    Middle,
+    /// Queueing before the capture point, but no echoing ACKs to place it further.
+    Downstream,
+    /// No TCP timestamps on the data: no spread to judge.
+    Unknown,
+}
+
+impl Vantage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Vantage::Sender => "sender",
+            Vantage::Receiver => "receiver",
+            Vantage::Middle => "middle",
+            Vantage::Downstream => "downstream of a queue",
+            Vantage::Unknown => "unknown",
+        }
+    }
+}
+
+/// A receiver acknowledges at once or within a delayed-ACK's wait for the next segment
+/// (RFC 9293 §3.8.6.3; at 1 Mb/s and above a full-size segment takes at most 12 ms).
+pub const RECEIVER_LAG_NS: u64 = 5_000_000;
+
 /// The user's choice of delay source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DelayChoice {
@@ -78,6 +112,9 @@ pub struct Subflow {
     pub tick_ns: f64,
     /// Spread of the one-way delay in the survey's points (ns), after removing a linear drift.
     pub owd_spread_ns: f64,
+    pub vantage: Vantage,
+    /// Median lag from a data packet's capture to the ACK echoing it (ns).
+    pub ack_lag_ns: Option<u64>,
     /// Drift removed from its one-way delay (ns per ns, i.e. the relative clock skew), TsOwd
     /// only; 0 when the fit was not significant ([`crate::drift`]).
     pub drift: f64,
@@ -225,26 +262,48 @@ pub fn plan(s: &Survey, o: &Options) -> Plan {
         let has_ts = d.ts_data_packets * 2 >= d.data_packets;
         let echoes = rev.map_or(0, |r| r.echoes);
         let acks = rev.map_or(0, |r| r.acks);
-        let rtt = if has_ts && echoes * 4 >= d.data_packets { Some(Method::TsEcho) } else if acks > 0 { Some(Method::SeqAck) } else { None };
-        let method = if d.sbd_ts_packets * 2 >= d.data_packets && o.delay != DelayChoice::Rtt {
-            Some(Method::MpTimestamp)
+        // Round trips need the ACK stream, not a handshake's few: one echo per 4 data segments
+        // (delayed ACKs send one per 2), or one ACK per 16 (stretch ACKs of GRO/LRO).
+        let rtt = if has_ts && echoes * 4 >= d.data_packets {
+            Some(Method::TsEcho)
+        } else if acks * 16 >= d.data_packets {
+            Some(Method::SeqAck)
         } else {
-            match o.delay {
-                DelayChoice::Owd => has_ts.then_some(Method::TsOwd),
-                DelayChoice::Rtt => rtt,
-                // Queueing upstream of the capture point shows as spread of the one-way
-                // delay; at the sender there is none, only the clocks' granularity.
-                DelayChoice::Auto if has_ts && spread >= (2.0 * tick).max(1e6) => Some(Method::TsOwd),
-                DelayChoice::Auto => rtt.or(has_ts.then_some(Method::TsOwd)),
-            }
+            None
+        };
+        // Queueing upstream of the capture point shows as spread of the one-way delay; at the
+        // sender there is none, only the clocks' granularity. A one-way delay measured there
+        // (TSval or MP_TIMESTAMP alike) holds no queue and is never used.
+        let queued = spread >= (2.0 * tick).max(1e6);
+        let ack_lag = d.median_ack_lag();
+        let vantage = match (has_ts, queued, ack_lag) {
+            (false, ..) => Vantage::Unknown,
+            (true, false, _) => Vantage::Sender,
+            (true, true, Some(l)) if l < RECEIVER_LAG_NS => Vantage::Receiver,
+            (true, true, Some(_)) => Vantage::Middle,
+            (true, true, None) => Vantage::Downstream,
+        };
+        let mp_ts = d.sbd_ts_packets * 2 >= d.data_packets;
+        let owd = if mp_ts { Some(Method::MpTimestamp) } else { has_ts.then_some(Method::TsOwd) };
+        let method = match o.delay {
+            DelayChoice::Owd => owd,
+            DelayChoice::Rtt => rtt,
+            DelayChoice::Auto if vantage == Vantage::Sender => rtt,
+            // Without timestamps on the data, MP_TIMESTAMP's own spread is not measured here.
+            DelayChoice::Auto if vantage == Vantage::Unknown => if mp_ts { owd } else { rtt },
+            DelayChoice::Auto => owd,
         };
         let Some(method) = method else {
             let why = match o.delay {
-                DelayChoice::Owd => "no TCP timestamps (needed for one-way delay)",
-                DelayChoice::Rtt => "no ACKs of it in the capture (needed for round-trip times)",
-                DelayChoice::Auto => "neither TCP timestamps nor ACKs of it in the capture",
+                DelayChoice::Owd => "no TCP timestamps (needed for one-way delay)".to_string(),
+                DelayChoice::Rtt => "no ACKs of it in the capture (needed for round-trip times)".to_string(),
+                DelayChoice::Auto if vantage == Vantage::Sender => format!(
+                    "cannot tell: captured before any queue (one-way delay spread {:.3} ms, at most the clock's granularity) and without the ACKs of it, so no delay signal holds the bottleneck",
+                    spread / 1e6
+                ),
+                DelayChoice::Auto => "cannot tell: neither TCP timestamps nor ACKs of it in the capture".to_string(),
             };
-            p.left_out.push((d.key.to_string(), why.to_string()));
+            p.left_out.push((d.key.to_string(), why));
             continue;
         };
         let drift_fit = if o.skew_correction && method == Method::TsOwd { crate::drift::fit(d, tick) } else { None };
@@ -255,6 +314,8 @@ pub fn plan(s: &Survey, o: &Options) -> Plan {
             method,
             tick_ns: tick,
             owd_spread_ns: spread,
+            vantage,
+            ack_lag_ns: ack_lag,
             drift: drift_fit.map_or(0.0, |f| f.removed),
             drift_fit,
             data_packets: d.data_packets,

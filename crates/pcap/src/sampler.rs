@@ -108,7 +108,7 @@ impl Sampler {
         let st = &mut self.states[f];
         if !data {
             if s.flags & ACK != 0 {
-                Self::on_ack(st, f, now, t, s, &mut self.counts[f], sink);
+                Self::on_ack(st, self.spacing_ns, f, now, t, s, &mut self.counts[f], sink);
             }
             return;
         }
@@ -199,7 +199,7 @@ impl Sampler {
         true
     }
 
-    fn on_ack(st: &mut State, f: usize, now: u64, t: u64, s: &Segment, c: &mut Counts, sink: &mut impl Sink) {
+    fn on_ack(st: &mut State, spacing: u64, f: usize, now: u64, t: u64, s: &Segment, c: &mut Counts, sink: &mut impl Sink) {
         let rtt = match st.method {
             Method::TsEcho => {
                 let (Some((_, tsecr)), Some(last)) = (s.opts.ts, st.ts_last) else { return };
@@ -240,6 +240,13 @@ impl Sampler {
             _ => None,
         };
         let Some(rtt) = rtt else { return };
+        // Thinned as the one-way delays are (the first of each slot): the detector's
+        // statistics weigh samples alike whichever end the capture was taken at.
+        if !Self::take(st, spacing, t) {
+            c.unsampled += 1;
+            sink.unsampled(f, now);
+            return;
+        }
         c.samples += 1;
         sink.rtt(f, now, rtt);
     }

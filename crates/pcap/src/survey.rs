@@ -85,6 +85,42 @@ impl Unwrap {
 /// Points (capture time, TSval) kept per direction: a thinned sample of fixed size.
 const POINTS: usize = 2048;
 
+/// Data TSvals remembered per direction for the ACK lag (a window's worth).
+const RECENT: usize = 4096;
+
+impl DirStats {
+    /// An ACK of the reverse direction echoing `tsecr` at `t`: the lag from the first data
+    /// packet that carried it, kept in a thinned sample of fixed size.
+    fn echoed(&mut self, tsecr: u32, t: u64) {
+        while let Some(&(v, sent)) = self.recent.front() {
+            // TSvals increase (mod 2^32): older ones than the echo are done with.
+            if (v.wrapping_sub(tsecr) as i32) > 0 {
+                break;
+            }
+            self.recent.pop_front();
+            if v == tsecr {
+                self.lag_seen += 1;
+                if self.lag_seen % self.lag_stride == 0 {
+                    if self.ack_lags.len() == POINTS {
+                        let kept: Vec<u64> = self.ack_lags.iter().copied().step_by(2).collect();
+                        self.ack_lags = kept;
+                        self.lag_stride *= 2;
+                    }
+                    self.ack_lags.push(t.saturating_sub(sent));
+                }
+                break;
+            }
+        }
+    }
+
+    /// Median lag from data to the ACK echoing it (ns), when there were echoes.
+    pub fn median_ack_lag(&self) -> Option<u64> {
+        let mut l = self.ack_lags.clone();
+        l.sort_unstable();
+        l.get(l.len() / 2).copied()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct DirStats {
     pub key: Key,
@@ -111,6 +147,13 @@ pub struct DirStats {
     /// (capture ns, unwrapped TSval) of every `stride`-th data packet with a timestamp.
     pub points: Vec<(u64, u64)>,
     stride: u64,
+    /// Recent data packets' (TSval, first capture ns), for the lag to the ACK echoing them.
+    recent: std::collections::VecDeque<(u32, u64)>,
+    /// Lags (ns) from a data packet's capture to the first ACK echoing its TSval (RFC 7323
+    /// §4.1), a thinned sample: about zero at the receiver, a round trip at the sender.
+    pub ack_lags: Vec<u64>,
+    lag_stride: u64,
+    lag_seen: u64,
 }
 
 impl DirStats {
@@ -135,6 +178,10 @@ impl DirStats {
             ts: Unwrap::default(),
             points: Vec::new(),
             stride: 1,
+            recent: std::collections::VecDeque::new(),
+            ack_lags: Vec::new(),
+            lag_stride: 1,
+            lag_seen: 0,
         }
     }
 
@@ -156,6 +203,12 @@ impl DirStats {
             if s.payload > 0 {
                 self.ts_data_packets += 1;
                 let v = self.ts.extend(tsval);
+                if self.recent.back().is_none_or(|&(v, _)| v != tsval) {
+                    if self.recent.len() == RECENT {
+                        self.recent.pop_front();
+                    }
+                    self.recent.push_back((tsval, t));
+                }
                 if self.ts_data_packets % self.stride == 0 {
                     if self.points.len() == POINTS {
                         // Keep every other point and halve the rate: a uniform thinning.
@@ -257,6 +310,14 @@ impl Survey {
             }
         };
         self.dirs[i as usize].add(t, &s);
+        // An ACK echoing the reverse direction's TSval: that direction's lag to its ACKs.
+        if let (Some((_, tsecr)), true) = (s.opts.ts, s.flags & ACK != 0) {
+            if tsecr != 0 {
+                if let Some(&r) = self.index.get(&key.reverse()) {
+                    self.dirs[r as usize].echoed(tsecr, t);
+                }
+            }
+        }
     }
 
     pub fn dir(&self, key: &Key) -> Option<&DirStats> {

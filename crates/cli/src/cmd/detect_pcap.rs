@@ -207,6 +207,8 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
             "samples": minimum.samples,
         }),
         "left_out": plan.left_out.iter().map(|(k, why)| json!({ "flow": k, "why": why })).collect::<Vec<_>>(),
+        // Flows with data enough but no valid delay signal where the capture was taken.
+        "cannot_tell": plan.left_out.iter().filter(|(_, why)| why.starts_with("cannot tell")).map(|(k, why)| json!({ "flow": k, "why": why })).collect::<Vec<_>>(),
         "sample_spacing_ms": p.sample_spacing_ms,
         "evaluations": replay.evaluations,
         "observations": replay.observations.len(),
@@ -249,6 +251,14 @@ fn method_text(f: &plan::Subflow) -> String {
     }
 }
 
+fn vantage_text(f: &plan::Subflow) -> String {
+    let lag = f.ack_lag_ns.map_or(String::new(), |l| format!(", ACKs {:.1} ms after the data", l as f64 / 1e6));
+    match f.vantage {
+        plan::Vantage::Unknown => "capture point unknown (no timestamps)".into(),
+        v => format!("captured at the {} (delay spread {:.3} ms{lag})", v.name(), f.owd_spread_ns / 1e6),
+    }
+}
+
 fn tick_text(ns: f64) -> String {
     if ns >= 1e6 {
         format!("{:.4} ms per tick", ns / 1e6)
@@ -267,6 +277,10 @@ fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], support: &[Vec<Su
         "delay": f.method.name(),
         "tsval_tick_ns": f.tick_ns,
         "owd_spread_ms": f.owd_spread_ns / 1e6,
+        // From the data (crates/pcap/src/plan.rs, Vantage): the spread says whether a queue
+        // lies before the capture point, the lag to the echoing ACKs how far the receiver is.
+        "vantage": f.vantage.name(),
+        "ack_lag_ms": f.ack_lag_ns.map(|l| l as f64 / 1e6),
         "drift_removed_ppm": f.drift * 1e6,
         "drift_fit_ppm": f.drift_fit.map(|d| d.slope * 1e6),
         "drift_ci999_ppm": f.drift_fit.map(|d| d.half_width * 1e6),
@@ -336,7 +350,7 @@ fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, count
         let _ = writeln!(t, "connection {} ({} subflow{})", c.name, c.subflows.len(), if c.subflows.len() == 1 { "" } else { "s" });
         for &i in &c.subflows {
             let f = &plan.subflows[i];
-            let _ = writeln!(t, "  {}: {}; {} samples, {} losses", f.name, method_text(f), counts[i].samples, counts[i].losses);
+            let _ = writeln!(t, "  {}: {}; {}; {} samples, {} losses", f.name, vantage_text(f), method_text(f), counts[i].samples, counts[i].losses);
             let below = support.iter().filter(|d| d[i].below_min).count();
             if below > 0 {
                 let _ = writeln!(t, "    {below} of {} decisions rest on fewer samples than the detector's minimum (decisions.csv below_min)", support.len());
