@@ -324,3 +324,49 @@ impl Survey {
         self.index.get(key).map(|&i| &self.dirs[i as usize])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::Addr;
+
+    fn seg(fwd: bool, payload: u32, tsval: u32, tsecr: u32) -> Segment {
+        let (a, b) = (Addr::v4([10, 0, 0, 1]), Addr::v4([10, 0, 0, 2]));
+        let mut s = Segment { src: a, dst: b, sport: 1000, dport: 80, flags: ACK, payload, ..Segment::default() };
+        if !fwd {
+            (s.src, s.dst, s.sport, s.dport) = (b, a, 80, 1000);
+        }
+        s.opts.ts = Some((tsval, tsecr));
+        s
+    }
+
+    /// Data with TSvals in 1 ms ticks, four segments per tick, echoed `lag` after the first
+    /// segment of each tick (RFC 7323 §4.1: TSecr echoes the earliest unacknowledged TSval).
+    fn lag_of(lag: u64) -> Option<u64> {
+        let mut s = Survey::default();
+        let mut events = Vec::new();
+        for tick in 1..=400u32 {
+            let t0 = tick as u64 * 1_000_000;
+            for k in 0..4 {
+                events.push((t0 + k * 200_000, seg(true, 1448, tick, 0)));
+            }
+            events.push((t0 + lag, seg(false, 0, 7, tick)));
+        }
+        events.sort_by_key(|e| e.0);
+        for (t, e) in events {
+            s.record(t, Ok(e));
+        }
+        s.dir(&Key::of(&seg(true, 0, 0, 0))).unwrap().median_ack_lag()
+    }
+
+    #[test]
+    fn the_lag_from_data_to_its_echo_is_measured_from_the_first_segment_of_a_tick() {
+        // At a receiver the echo leaves at once; at a sender it comes a round trip later.
+        assert_eq!(lag_of(300_000), Some(300_000));
+        assert_eq!(lag_of(30_000_000), Some(30_000_000));
+        // No echoes: no lag.
+        let mut s = Survey::default();
+        s.record(0, Ok(seg(true, 1448, 5, 0)));
+        assert_eq!(s.dirs[0].median_ack_lag(), None);
+    }
+}
