@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Decisions of `pathpool detect --pcap` per vantage point (docs/pcap.md, "Vantage points"):
-S0's NSB-2 and SB-2 in the simulator with `--cc mptcp-sbd`, seeds 1..N, each read from the
+S0's NSB-2 and SB-2 and the harder evaluation's mixed3 (docs/sbd.md) in the simulator with
+`--cc mptcp-sbd`, seeds 1..N, each read from the
 sending host's capture (s.pcap) and the receiving host's (d.pcap) with the default `pathpool`
 detector and `mptcp-sbd`. Per run: where the tool says it was captured, the delay signal it
 chose, and the share of decisions after 20 s matching the truth (NSB-2: each subflow in a
-group of its own; SB-2: both in one; S0 §IV-B), or "cannot tell" with the tool's reason.
+group of its own; SB-2: both in one; S0 §IV-B; mixed3: subflows 0 and 1 in one group,
+subflow 2 in another), or "cannot tell" with the tool's reason.
 Writes the table into docs/pcap.md between its markers (or prints it with --print)."""
 import csv
 import json
@@ -18,7 +20,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from doc_table import emit, table_arguments  # noqa: E402
 
-CASES = [("nsb-2", "separate"), ("sb-2", "shared")]
+# (case, truth, scenario): S0's two cases, and the harder evaluation's mixed groups (subflows
+# 0 and 1 behind one bottleneck, subflow 2 behind its own; docs/sbd.md), the issue's example.
+CASES = [("nsb-2", "separate", "papers/ferlin2016/nsb-2.toml"), ("sb-2", "shared", "papers/ferlin2016/sb-2.toml"),
+         ("mixed3", "01-2", "sbd-eval/mixed3.toml")]
 VANTAGES = [("sender", "s.pcap"), ("receiver", "d.pcap")]
 DETECTORS = ["pathpool", "mptcp-sbd"]
 AFTER_S = 20.0
@@ -28,8 +33,9 @@ BEGIN, END = "<!-- pcap_vantage.py begin -->", "<!-- pcap_vantage.py end -->"
 
 def simulate(a, case, seed):
     run = os.path.join(a.out, f"{case}-{seed}")
+    scenario = next(f for c, _, f in CASES if c == case)
     if not os.path.exists(os.path.join(run, "pcap", "d.pcap")):
-        subprocess.run([a.bin, "run", os.path.join(ROOT, "scenarios/papers/ferlin2016", f"{case}.toml"), "--cc", "mptcp-sbd",
+        subprocess.run([a.bin, "run", os.path.join(ROOT, "scenarios", scenario), "--cc", "mptcp-sbd",
                         "--seed", str(seed), "--out", os.path.join(run, "run"), "--pcap", os.path.join(run, "pcap")],
                        check=True, stdout=subprocess.DEVNULL)
     return run
@@ -43,6 +49,8 @@ def share(decisions, truth):
     judged = [g for t, g in sorted(by_time.items()) if t >= AFTER_S]
     if truth == "shared":
         ok = sum(1 for g in judged if g[0] != 0 and all(x == g[0] for x in g))
+    elif truth == "01-2":
+        ok = sum(1 for g in judged if g[0] != 0 and g[1] == g[0] and g[2] not in (0, g[0]))
     else:
         ok = sum(1 for g in judged if 0 not in g and len(set(g)) == len(g))
     return ok, len(judged)
@@ -55,7 +63,7 @@ def detect(a, run, case, truth, vantage, file, det):
     s = json.load(open(os.path.join(out, "summary.json"))) if r.returncode == 0 else None
     cannot = [x["why"] for x in s["cannot_tell"]] if s else [r.stderr.strip()]
     mptcp = [c for c in s["connections"] if c["name"].startswith("mptcp")] if s else []
-    if not mptcp or len(mptcp[0]["subflows"]) < 2:
+    if not mptcp or len(mptcp[0]["subflows"]) < (3 if truth == "01-2" else 2):
         return {"cannot": cannot or ["the MPTCP connection's subflows were not all analysed"]}
     subs = mptcp[0]["subflows"]
     # Judge the MPTCP connection's subflows only (the other flows have no truth here).
@@ -78,15 +86,15 @@ def main():
     a = ap.parse_args()
     seeds = range(1, a.seeds + 1)
     with ThreadPoolExecutor(a.jobs) as ex:
-        runs = {(c, s): r for (c, s), r in zip([(c, s) for c, _ in CASES for s in seeds],
-                                               ex.map(lambda cs: simulate(a, *cs), [(c, s) for c, _ in CASES for s in seeds]))}
-        jobs = [(c, t, v, f, d, s) for c, t in CASES for v, f in VANTAGES for d in DETECTORS for s in seeds]
+        pairs = [(c, s) for c, _, _ in CASES for s in seeds]
+        runs = dict(zip(pairs, ex.map(lambda cs: simulate(a, *cs), pairs)))
+        jobs = [(c, t, v, f, d, s) for c, t, _ in CASES for v, f in VANTAGES for d in DETECTORS for s in seeds]
         res = dict(zip([(c, v, d, s) for c, t, v, f, d, s in jobs],
                        ex.map(lambda j: detect(a, runs[(j[0], j[5])], j[0], j[1], j[2], j[3], j[4]), jobs)))
     lines = [f"| case | capture | detector | where the tool says it was taken | delay signal | right, per seed (decisions after {AFTER_S:g} s) | min | pooled | >= {TARGET:.0%}? |",
              "|---|---|---|---|---|---|---|---|---|"]
     failed = False
-    for c, _ in CASES:
+    for c, _, _ in CASES:
         for v, f in VANTAGES:
             for d in DETECTORS:
                 rs = [res[(c, v, d, s)] for s in seeds]
