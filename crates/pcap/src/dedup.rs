@@ -7,8 +7,8 @@
 //! anything else reads the frame, so a copy never counts as a retransmission (a loss).
 
 use crate::packet::Segment;
-use crate::survey::{FxMap, Key};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// How far apart a frame and its copy may be. A forwarding host sees the two copies apart by
 /// its own queueing (up to its buffer, tens of ms); a retransmission by timeout comes at least
@@ -21,28 +21,57 @@ pub const WINDOW_NS: u64 = 100_000_000;
 /// is kept (and counted as a retransmission).
 const REMEMBERED: usize = 1 << 17;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Signature {
-    key: Key,
-    seq: u32,
-    ack: u32,
-    flags: u8,
-    payload: u32,
-    ip_id: Option<u16>,
-    tsval: Option<u32>,
+/// A 64-bit digest of what a copy shares with its original: addresses, ports, sequence and
+/// ACK numbers, flags, length, IPv4 identification and TSval (FxHash's multiply-rotate over
+/// the fields, then a final mix). Two different frames share it with probability 2^-64 per
+/// pair, far below anything a capture's 100 ms window holds.
+#[inline]
+fn signature(s: &Segment) -> u64 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut h = 0u64;
+    let mut mix = |w: u64| h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    for a in [&s.src.0, &s.dst.0] {
+        mix(u64::from_le_bytes(a[..8].try_into().expect("8")));
+        mix(u64::from_le_bytes(a[8..].try_into().expect("8")));
+    }
+    mix((s.sport as u64) << 48 | (s.dport as u64) << 32 | s.seq as u64);
+    mix((s.ack as u64) << 32 | s.payload as u64);
+    let id = s.ip_id.map_or(1 << 16, |i| i as u64);
+    let ts = s.opts.ts.map_or(1 << 32, |t| t.0 as u64);
+    mix((s.flags as u64) << 56 ^ id << 33 ^ ts);
+    // splitmix64's finaliser: every input bit reaches every output bit.
+    h ^= h >> 30;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 27;
+    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
 }
 
-impl Signature {
-    fn of(s: &Segment) -> Signature {
-        Signature { key: Key::of(s), seq: s.seq, ack: s.ack, flags: s.flags, payload: s.payload, ip_id: s.ip_id, tsval: s.opts.ts.map(|t| t.0) }
+/// The digests are already mixed: the map uses them as they are.
+#[derive(Default, Clone, Copy)]
+pub struct Identity(u64);
+
+impl Hasher for Identity {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
 /// The frames of the last [`WINDOW_NS`], to recognise copies.
 #[derive(Default)]
 pub struct Dedup {
-    order: VecDeque<(u64, Signature)>,
-    latest: FxMap<Signature, u64>,
+    order: VecDeque<(u64, u64)>,
+    latest: HashMap<u64, u64, BuildHasherDefault<Identity>>,
     /// Copies recognised so far.
     pub dropped: u64,
 }
@@ -50,6 +79,7 @@ pub struct Dedup {
 impl Dedup {
     /// True when `s`, captured at `t`, is a copy of a frame seen within the window (and is
     /// counted); false for a frame to analyse.
+    #[inline]
     pub fn is_copy(&mut self, t: u64, s: &Segment) -> bool {
         while let Some(&(t0, sig)) = self.order.front() {
             if t0.saturating_add(WINDOW_NS) >= t && self.order.len() < REMEMBERED {
@@ -60,7 +90,7 @@ impl Dedup {
                 self.latest.remove(&sig);
             }
         }
-        let sig = Signature::of(s);
+        let sig = signature(s);
         if let Some(&t0) = self.latest.get(&sig) {
             // Records of one file may be slightly out of time order: either side counts.
             if t.abs_diff(t0) <= WINDOW_NS {
@@ -118,6 +148,21 @@ mod tests {
         // The same header after the window: a new transmission (identification wrapped).
         assert!(!d.is_copy(WINDOW_NS + 10, &frame(7, 100, 5)));
         assert_eq!(d.dropped, 0);
+    }
+
+    #[test]
+    fn every_field_of_the_signature_counts() {
+        let base = frame(7, 100, 5);
+        let mut other = vec![frame(8, 100, 5), frame(7, 101, 5), frame(7, 100, 6)];
+        for f in [|s: &mut Segment| s.ack += 1, |s: &mut Segment| s.flags ^= 0x08, |s: &mut Segment| s.payload += 1, |s: &mut Segment| s.sport += 1, |s: &mut Segment| s.dst.0[15] ^= 1, |s: &mut Segment| s.ip_id = None] {
+            let mut s = base;
+            f(&mut s);
+            other.push(s);
+        }
+        for o in &other {
+            assert_ne!(signature(o), signature(&base), "{o:?}");
+        }
+        assert_eq!(signature(&frame(7, 100, 5)), signature(&base));
     }
 
     #[test]
