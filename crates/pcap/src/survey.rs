@@ -154,6 +154,8 @@ pub struct DirStats {
     pub ack_lags: Vec<u64>,
     lag_stride: u64,
     lag_seen: u64,
+    /// Index of the reverse direction in `Survey::dirs`, once seen.
+    rev: Option<u32>,
 }
 
 impl DirStats {
@@ -182,6 +184,7 @@ impl DirStats {
             ack_lags: Vec::new(),
             lag_stride: 1,
             lag_seen: 0,
+            rev: None,
         }
     }
 
@@ -313,8 +316,20 @@ impl Survey {
         // An ACK echoing the reverse direction's TSval: that direction's lag to its ACKs.
         if let (Some((_, tsecr)), true) = (s.opts.ts, s.flags & ACK != 0) {
             if tsecr != 0 {
-                if let Some(&r) = self.index.get(&key.reverse()) {
-                    self.dirs[r as usize].echoed(tsecr, t);
+                // The reverse direction's index, looked up until it exists, then kept.
+                let r = match self.dirs[i as usize].rev {
+                    Some(r) => Some(r),
+                    None => {
+                        let r = self.index.get(&key.reverse()).copied();
+                        self.dirs[i as usize].rev = r;
+                        r
+                    }
+                };
+                if let Some(r) = r {
+                    // Only a direction that carries data has TSvals awaiting an echo.
+                    if !self.dirs[r as usize].recent.is_empty() {
+                        self.dirs[r as usize].echoed(tsecr, t);
+                    }
                 }
             }
         }
