@@ -7,6 +7,7 @@
 //! anything else reads the frame, so a copy never counts as a retransmission (a loss).
 
 use crate::packet::Segment;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -86,19 +87,26 @@ impl Dedup {
                 break;
             }
             self.order.pop_front();
-            if self.latest.get(&sig) == Some(&t0) {
-                self.latest.remove(&sig);
+            if let Entry::Occupied(e) = self.latest.entry(sig) {
+                if *e.get() == t0 {
+                    e.remove();
+                }
             }
         }
         let sig = signature(s);
-        if let Some(&t0) = self.latest.get(&sig) {
+        match self.latest.entry(sig) {
             // Records of one file may be slightly out of time order: either side counts.
-            if t.abs_diff(t0) <= WINDOW_NS {
+            Entry::Occupied(e) if t.abs_diff(*e.get()) <= WINDOW_NS => {
                 self.dropped += 1;
                 return true;
             }
+            Entry::Occupied(mut e) => {
+                e.insert(t);
+            }
+            Entry::Vacant(e) => {
+                e.insert(t);
+            }
         }
-        self.latest.insert(sig, t);
         self.order.push_back((t, sig));
         false
     }

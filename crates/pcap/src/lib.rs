@@ -54,11 +54,12 @@ pub fn survey(paths: &[PathBuf]) -> Result<Surveyed, CaptureError> {
 pub fn sample(paths: &[PathBuf], plan: &Plan, spacing_ns: u64, sink: &mut impl Sink) -> Result<Vec<Counts>, CaptureError> {
     let mut inputs = input::Inputs::open(paths)?;
     let mut sampler = sampler::Sampler::new(plan, spacing_ns);
-    // The same copies as the survey's are dropped (the same frames in the same order).
-    let mut dedup = dedup::Dedup::default();
+    // The same copies as the survey's are dropped (the same frames in the same order); a
+    // capture without any is not checked again.
+    let mut dedup = (plan.copies > 0).then(dedup::Dedup::default);
     inputs.for_each(|r| {
         if let Ok(s) = packet::parse(r.linktype, r.data) {
-            if dedup.is_copy(r.ts_ns, &s) {
+            if dedup.as_mut().is_some_and(|d| d.is_copy(r.ts_ns, &s)) {
                 return;
             }
             sampler.segment(r.ts_ns, &s, sink);

@@ -143,6 +143,9 @@ pub struct Plan {
     pub origin_ns: u64,
     /// Per subflow: the time its connection opened (SYN of the first subflow), for thinning.
     pub conn_start_ns: Vec<u64>,
+    /// Copies of frames the survey dropped ([`crate::dedup`]): the sample pass looks for them
+    /// only when there were any (the same frames in the same order give the same copies).
+    pub copies: u64,
 }
 
 /// TSval clock rates seen in practice, ticks per second: Linux (1 kHz; 1 MHz with
@@ -186,7 +189,7 @@ fn owd_spread(d: &DirStats, tick: f64) -> f64 {
 }
 
 pub fn plan(s: &Survey, o: &Options) -> Plan {
-    let mut p = Plan { origin_ns: s.first_ns.unwrap_or(0), ..Plan::default() };
+    let mut p = Plan { origin_ns: s.first_ns.unwrap_or(0), copies: s.duplicates, ..Plan::default() };
     // Data directions: more payload than the reverse (ties: the lower key), enough segments.
     let mut data: Vec<&DirStats> = Vec::new();
     for d in &s.dirs {
