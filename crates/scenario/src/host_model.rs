@@ -132,12 +132,5 @@ pub fn receiving_host_latencies(l: &crate::Loaded) -> BTreeMap<u64, u64> {
 }
 
 fn narrowest(topo: &Topology, route: &[Hop]) -> u64 {
-    route
-        .iter()
-        .map(|h| {
-            let l = &topo.links[h.link];
-            if h.reverse { l.reverse.as_ref().map_or(u64::MAX, |d| d.rate_bps) } else { l.forward.rate_bps }
-        })
-        .min()
-        .unwrap_or(0)
+    route.iter().map(|h| crate::mptcp_outcome::hop_rate(topo, h)).min().unwrap_or(0)
 }

@@ -32,7 +32,7 @@ pub struct Multipath {
     pub tcp_mbps: f64,
 }
 
-fn hop_rate(topo: &Topology, h: &Hop) -> u64 {
+pub(crate) fn hop_rate(topo: &Topology, h: &Hop) -> u64 {
     let l = &topo.links[h.link];
     if h.reverse { l.reverse.as_ref().map_or(u64::MAX, |d| d.rate_bps) } else { l.forward.rate_bps }
 }
