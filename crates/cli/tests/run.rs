@@ -55,6 +55,8 @@ fn a_run_writes_every_output_and_stays_quiet_off_a_terminal() {
     for f in ["summary.json", "flows.csv", "links.csv", "throughput.png", "queue.png"] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(stdout.contains("hosts = \"ideal\"") && stdout.contains("note: hosts = \"ideal\" is not validated"), "idealised hosts are said to be unvalidated: {stdout}");
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["seed"], 7);
     assert_eq!(summary["jain_flows"], 2, "the index says how many flows it covers");

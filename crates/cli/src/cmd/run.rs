@@ -52,6 +52,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     out.finish();
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
     let mut lines: Vec<String> = ["hosts", "sbd_detector", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
+    if loaded.scenario.simulation.hosts == pathpool_scenario::host_model::HostModel::Ideal {
+        // The phase-lock warning compares look-alike flows only; a coupled connection against
+        // TCP has none, yet idealised hosts can read LIA at 3x TCP (docs/scenarios.md).
+        lines.push("note: hosts = \"ideal\" is not validated against real hosts: at a drop-tail queue its flows can lock into phase, so shares may say where packets fell, not what the congestion control does (docs/fidelity.md, \"Can I trust this number?\")".to_string());
+    }
     lines.extend(outcome.warnings.iter().map(|w| format!("warning: {w}")));
     // A closed stdout (`| head`) must not turn a finished run into a failure.
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
