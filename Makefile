@@ -36,6 +36,11 @@ deps-kernel:
 	@if [ "$$(id -u)" = 0 ] && [ -z "$(KERNEL_TOOLS_OK)" ]; then \
 	  echo "installing the BPF toolchain for pathpool's kernel controllers"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config; fi
+	@# The recipe of docs/kernel.md ("Your own application") runs an unmodified program over
+	@# MPTCP: iperf3 under mptcpize (package mptcpd); its root test needs both.
+	@if [ "$$(id -u)" = 0 ] && ! { command -v iperf3 && command -v mptcpize; } >/dev/null 2>&1; then \
+	  echo "installing iperf3 and mptcpize for the kernel recipe"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 mptcpd; fi
 	@command -v clang >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1 && test -f /usr/include/bpf/bpf_helpers.h && pkg-config --exists libelf zlib 2>/dev/null \
 	  || echo "note: kernel controllers not built (needs clang bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config; \`make deps\` as root installs them)"
 build-kernel: deps

@@ -23,6 +23,7 @@ per access link:
   for the second packet of a pair and the third of a triple; drops are data packets seen
   entering and never leaving the bottleneck.
 
+- Drops per packet: of the flow's data packets that met the queue, those that never left it.
 - PSH: the share of the flow's data segments that carry it.
 
 And per flow: of its bursts that follow another flow's burst at the queue, how many come at
@@ -148,6 +149,10 @@ def main():
         print(f"  ACK hold (median / 75th / 90th): train's last segment {line(ends)}, held over 0.3 ms {held}/{len(ends)};"
               f" inside a train {line(sorted(x - floor for x in h.get('inside', [])))}")
         print(f"  drops: second of a pair {drops[2]}/{place[2]}, third of a triple {drops[3]}/{place[3]}")
+        # Every data packet that met the queue in the window and never left it.
+        met = [x for x in data if start < x[0] < end]
+        lost = sum(1 for x in met if (src, x[2], x[4]) not in left)
+        print(f"  drops per packet: {lost}/{len(met)}")
     train_changes(arrivals, [t for t, _, _ in dep], start, end)
 
 

@@ -1,7 +1,7 @@
 //! Loads the BPF controllers with libbpf-rs (docs/kernel.md says why libbpf-rs), registers
-//! each struct_ops through a link and pins links and maps under /sys/fs/bpf/pathpool, so that
-//! they stay registered after the command exits; unloading removes the pins, which
-//! unregisters them.
+//! each struct_ops through a link and pins links and maps under /sys/fs/bpf/pathpool (the
+//! host's, also from another mount namespace), so that they stay registered after the command
+//! exits; unloading removes the pins, which unregisters them.
 
 use crate::status::{registered, ConnStatus, Status};
 use crate::CONTROLLERS;
@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const BPF_FS: &str = "/sys/fs/bpf";
-const PIN_DIR: &str = "/sys/fs/bpf/pathpool";
 const BPF_FS_MAGIC: i64 = 0xcafe4a11;
 
 #[cfg(pathpool_bpf_object)]
@@ -32,7 +31,56 @@ pub fn buildable() -> Result<(), String> {
     object().map(|_| ())
 }
 
-/// Root and BTF, and the BPF filesystem mounted (mounted here when it is not).
+/// The host's BPF filesystem, seen from here. `ip netns exec` runs each command in a mount
+/// namespace of its own, with a fresh /sys that has no BPF filesystem: one mounted there, and
+/// the pins in it, vanish when the command ends, and with the pins the registration. So when
+/// this mount namespace has none, the nearest ancestor process in another mount namespace
+/// that has one lends it (`/proc/PID/root/sys/fs/bpf`); only when none has, `preflight`
+/// mounts one here.
+fn bpf_fs() -> &'static Path {
+    static FS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FS.get_or_init(|| {
+        if is_bpf_fs(Path::new(BPF_FS)) {
+            return PathBuf::from(BPF_FS);
+        }
+        let own = std::fs::read_link("/proc/self/ns/mnt").ok();
+        let mut pid = std::process::id();
+        for _ in 0..64 {
+            let Some(parent) = parent_of(pid) else { break };
+            pid = parent;
+            let theirs = std::fs::read_link(format!("/proc/{pid}/ns/mnt")).ok();
+            let fs = PathBuf::from(format!("/proc/{pid}/root{BPF_FS}"));
+            if theirs.is_some() && theirs != own && is_bpf_fs(&fs) {
+                return fs;
+            }
+            if pid <= 1 {
+                break;
+            }
+        }
+        PathBuf::from(BPF_FS)
+    })
+}
+
+/// A process's parent, from /proc/PID/stat (the field after the command's closing bracket).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 1..].split_whitespace().nth(1)?.parse().ok()
+}
+
+fn pin_dir() -> PathBuf {
+    Path::new(bpf_fs()).join("pathpool")
+}
+
+fn is_bpf_fs(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else { return false };
+    let rc = unsafe { libc::statfs(path.as_ptr(), &mut st) };
+    rc == 0 && st.f_type as i64 == BPF_FS_MAGIC
+}
+
+/// Root and BTF, and a BPF filesystem that outlives the command (`bpf_fs`; mounted here when
+/// there is none).
 fn preflight() -> Result<(), String> {
     if unsafe { libc::geteuid() } != 0 {
         return Err("pathpool kernel needs root (registering congestion controls needs CAP_BPF and CAP_NET_ADMIN)".into());
@@ -40,21 +88,19 @@ fn preflight() -> Result<(), String> {
     if !Path::new("/sys/kernel/btf/vmlinux").exists() {
         return Err("this kernel has no BTF (/sys/kernel/btf/vmlinux): BPF struct_ops congestion controls cannot load".into());
     }
-    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
-    let path = std::ffi::CString::new(BPF_FS).expect("no NUL");
-    let mounted = unsafe { libc::statfs(path.as_ptr(), &mut st) } == 0 && st.f_type as i64 == BPF_FS_MAGIC;
-    if !mounted {
-        let (src, fs) = (std::ffi::CString::new("bpf").unwrap(), std::ffi::CString::new("bpf").unwrap());
-        let rc = unsafe { libc::mount(src.as_ptr(), path.as_ptr(), fs.as_ptr(), 0, std::ptr::null()) };
-        if rc != 0 {
-            return Err(format!("cannot mount the BPF filesystem on {BPF_FS}: {}", std::io::Error::last_os_error()));
-        }
+    if is_bpf_fs(bpf_fs()) {
+        return Ok(());
+    }
+    let (src, fs, path) = (std::ffi::CString::new("bpf").unwrap(), std::ffi::CString::new("bpf").unwrap(), std::ffi::CString::new(BPF_FS).unwrap());
+    let rc = unsafe { libc::mount(src.as_ptr(), path.as_ptr(), fs.as_ptr(), 0, std::ptr::null()) };
+    if rc != 0 {
+        return Err(format!("cannot mount the BPF filesystem on {BPF_FS}: {}", std::io::Error::last_os_error()));
     }
     Ok(())
 }
 
 fn pin(name: &str) -> PathBuf {
-    Path::new(PIN_DIR).join(name)
+    pin_dir().join(name)
 }
 
 /// Registers the four controllers; returns the registered names. Fails when some are
@@ -73,7 +119,8 @@ pub fn load() -> Result<Vec<String>, String> {
     let mut obj = open
         .load()
         .map_err(|e| format!("the kernel refused the BPF controllers: {e}"))?;
-    std::fs::create_dir_all(PIN_DIR).map_err(|e| format!("{PIN_DIR}: {e}"))?;
+    let dir = pin_dir();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let result = (|| {
         for mut map in obj.maps_mut() {
             let name = map.name().to_string_lossy().into_owned();
@@ -96,12 +143,13 @@ pub fn load() -> Result<Vec<String>, String> {
 }
 
 fn remove_pins() {
-    if let Ok(dir) = std::fs::read_dir(PIN_DIR) {
-        for e in dir.flatten() {
+    let dir = pin_dir();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
             let _ = std::fs::remove_file(e.path());
         }
     }
-    let _ = std::fs::remove_dir(PIN_DIR);
+    let _ = std::fs::remove_dir(&dir);
 }
 
 /// Unregisters the controllers (removes the pins); returns the names that were registered.
@@ -125,7 +173,7 @@ pub fn unload() -> Result<Vec<String>, String> {
 
 pub(crate) fn open_map(name: &str) -> Result<MapHandle, String> {
     MapHandle::from_pinned_path(pin(name))
-        .map_err(|e| format!("map {name} not pinned under {PIN_DIR} (`pathpool kernel load`?): {e}"))
+        .map_err(|e| format!("map {name} not pinned under {} (`pathpool kernel load`?): {e}", pin_dir().display()))
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

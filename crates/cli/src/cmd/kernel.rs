@@ -17,7 +17,8 @@ pub enum KernelWhat {
     },
     /// Unregister them.
     Unload,
-    /// Registered controllers, the MPTCP connections using them, their subflows and groups.
+    /// Registered controllers, the MPTCP connections using them, their subflows and groups,
+    /// and whether the receiver fix is on in this network namespace.
     Status,
     /// The receiver fix for Linux MPTCP's held ACKs, on a receiving host (this network
     /// namespace): `on` sets `quickack 1` on every route of its main tables (one ACK per
@@ -107,6 +108,9 @@ pub fn run(what: KernelWhat) -> Result<(), CliError> {
         KernelWhat::Status => {
             let s = pathpool_kernel::status().map_err(CliError::runtime)?;
             print!("{s}");
+            // The fix acts on the receiving host, which may be this one: say whether it is on.
+            let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
+            println!("receiver fix (this network namespace): {}, {} route(s) with quickack 1", if on { "on" } else { "off" }, quick.len());
         }
         KernelWhat::Receiver { what } => receiver(what)?,
     }

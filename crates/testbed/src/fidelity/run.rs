@@ -225,6 +225,7 @@ mod tests {
         match pathpool_kernel::buildable() {
             Ok(()) => {
                 assert!(uses_sbd(&plan_of("sbd-disjoint").unwrap()));
+                assert!(uses_sbd(&plan_of("sbd-shared").unwrap()));
                 for name in ["olia-disjoint", "lia-shared", "olia-shared", "balia-shared"] {
                     assert!(!uses_sbd(&plan_of(name).unwrap()), "{name}");
                 }

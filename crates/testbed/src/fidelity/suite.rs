@@ -74,6 +74,7 @@ pub const SUITE: &[Case] = &[
     // The detector's first decision comes some 20 s in (docs/kernel.md): quick runs count
     // from there.
     Case { name: "sbd-disjoint", measures: "MPTCP (MPTCP-SBD) / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("40s", "20s") },
+    Case { name: "sbd-shared", measures: "MPTCP (MPTCP-SBD) / TCP", quantity: Quantity::Ratio("mptcp_mbps", "tcp_mbps"), multipath: true, quick: ("40s", "20s") },
 ];
 
 #[cfg(test)]
@@ -118,6 +119,7 @@ mod tests {
             ("balia-shared", "mptcp-shared", "balia"),
             ("olia-disjoint", "mptcp-disjoint", "olia"),
             ("sbd-disjoint", "mptcp-disjoint", "mptcp-sbd"),
+            ("sbd-shared", "mptcp-shared", "mptcp-sbd"),
         ] {
             assert_eq!(skeleton(name, cc), skeleton(base, "uncoupled"), "{name} against {base}");
             let case = SUITE.iter().find(|c| c.name == name).expect("registered");

@@ -1,0 +1,201 @@
+//! The recipe of docs/kernel.md ("Your own application"), run as it is written: its lines
+//! between the `kernel-recipe` markers, each on the host its prompt names, on two namespaces
+//! this test makes ("sender" and "receiver", joined by two 20 Mb/s paths). An unmodified
+//! iperf3 under mptcpize must run over two subflows on pathpool_sbd, `kernel status` must show
+//! them with the SBD daemon's groups, and nothing may be left afterwards. Root only, and
+//! iperf3 and mptcpize (`make deps` installs them); without them it says why and passes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PATHPOOL: &str = env!("CARGO_BIN_EXE_pathpool");
+
+struct Hosts {
+    sender: String,
+    receiver: String,
+    loaded_before: bool,
+}
+
+impl Drop for Hosts {
+    fn drop(&mut self) {
+        // Whatever a failed recipe left: its processes (by PID), the receiver fix, the
+        // controllers (unless someone else had registered them), then the namespaces.
+        for ns in [&self.sender, &self.receiver] {
+            let pids = Command::new("ip").args(["netns", "pids", ns]).output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+            for pid in pids.split_whitespace() {
+                let _ = Command::new("kill").args(["-KILL", pid]).status();
+            }
+        }
+        let _ = Command::new("ip").args(["netns", "exec", &self.receiver, PATHPOOL, "kernel", "receiver", "off"]).output();
+        if !self.loaded_before && !registered().is_empty() {
+            let _ = Command::new(PATHPOOL).args(["kernel", "unload"]).output();
+        }
+        for ns in [&self.sender, &self.receiver] {
+            let _ = Command::new("ip").args(["netns", "del", ns]).status();
+        }
+    }
+}
+
+fn registered() -> Vec<String> {
+    std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control")
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|n| n.starts_with("pathpool_"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn ip(args: &[&str]) {
+    let out = Command::new("ip").args(args).output().expect("ip runs");
+    assert!(out.status.success(), "ip {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn on_path(program: &str) -> bool {
+    Command::new("sh").args(["-c", &format!("command -v {program}")]).output().is_ok_and(|o| o.status.success())
+}
+
+/// The recipe's lines as (host, command).
+fn recipe() -> Vec<(String, String)> {
+    let doc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/kernel.md");
+    let text = std::fs::read_to_string(&doc).expect("docs/kernel.md");
+    let start = text.find("<!-- kernel-recipe:begin").expect("the recipe's begin marker");
+    let end = text.find("<!-- kernel-recipe:end -->").expect("the recipe's end marker");
+    let lines: Vec<(String, String)> = text[start..end]
+        .lines()
+        .filter_map(|l| l.split_once("# ").filter(|(h, _)| *h == "sender" || *h == "receiver"))
+        .map(|(h, c)| (h.to_string(), c.trim().to_string()))
+        .collect();
+    assert!(!lines.is_empty() && lines.len() <= 10, "the recipe has 1 to 10 lines: {lines:?}");
+    lines
+}
+
+/// One shell script that runs each line in its host's namespace. `wait` stays in the outer
+/// shell, as it would in the user's own shell on that host; a trailing `&` puts the line in the
+/// background there.
+fn script(lines: &[(String, String)], hosts: &Hosts) -> String {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let mut out = String::from("set -e\n");
+    for (host, command) in lines {
+        let ns = if host == "sender" { &hosts.sender } else { &hosts.receiver };
+        let (command, background) = match command.strip_suffix('&') {
+            Some(c) => (c.trim(), " &"),
+            None => (command.as_str(), ""),
+        };
+        let parts: Vec<String> = command
+            .split("; ")
+            .map(|p| if p.trim() == "wait" { "wait".to_string() } else { format!("ip netns exec {ns} sh -c {}", quote(p)) })
+            .collect();
+        out += &format!("{}{background}\n", parts.join("; "));
+    }
+    out
+}
+
+fn make_hosts(hosts: &Hosts) {
+    let (s, r) = (hosts.sender.as_str(), hosts.receiver.as_str());
+    ip(&["netns", "add", s]);
+    ip(&["netns", "add", r]);
+    let id = std::process::id();
+    for (k, dev) in ["eth0", "eth1"].iter().enumerate() {
+        let (a, b) = (format!("ppk{id}s{k}"), format!("ppk{id}r{k}"));
+        ip(&["link", "add", &a, "netns", s, "type", "veth", "peer", "name", &b, "netns", r]);
+        ip(&["-n", s, "link", "set", &a, "name", dev]);
+        ip(&["-n", r, "link", "set", &b, "name", dev]);
+        let net = k + 1;
+        ip(&["-n", s, "addr", "add", &format!("10.9.{net}.1/24"), "dev", dev]);
+        ip(&["-n", r, "addr", "add", &format!("10.9.{net}.2/24"), "dev", dev]);
+        for ns in [s, r] {
+            ip(&["-n", ns, "link", "set", dev, "up"]);
+            // Each path a 20 Mb/s bottleneck in both directions.
+            ip(&["netns", "exec", ns, "tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", "20mbit", "burst", "5kb", "latency", "50ms"]);
+        }
+    }
+    for ns in [s, r] {
+        ip(&["-n", ns, "link", "set", "lo", "up"]);
+    }
+    // The second path: traffic from the sender's second address leaves by eth1 (the
+    // receiver answers ARP for 10.9.1.2 there too, as Linux does for any local address).
+    ip(&["-n", s, "rule", "add", "from", "10.9.2.1", "table", "102"]);
+    ip(&["-n", s, "route", "add", "default", "dev", "eth1", "table", "102"]);
+}
+
+#[test]
+fn the_recipe_runs_an_unmodified_program_on_pathpool_sbd_and_leaves_nothing_behind() {
+    if effective_uid() != 0 {
+        eprintln!("skipped: the recipe registers BPF controllers and changes routes, which needs root");
+        return;
+    }
+    if pathpool_kernel_unbuilt() {
+        eprintln!("skipped: this build has no BPF controllers (make build-kernel)");
+        return;
+    }
+    if !(on_path("iperf3") && on_path("mptcpize")) {
+        eprintln!("skipped: iperf3 and mptcpize are needed (`make deps` as root installs them)");
+        return;
+    }
+    let loaded_before = !registered().is_empty();
+    if loaded_before {
+        eprintln!("skipped: pathpool's controllers are registered by someone else, and the recipe ends by unregistering them");
+        return;
+    }
+    let id = std::process::id();
+    let hosts = Hosts { sender: format!("pp-kqs-{id}"), receiver: format!("pp-kqr-{id}"), loaded_before };
+    make_hosts(&hosts);
+    let routes = |ns: &str| Command::new("ip").args(["-n", ns, "route"]).output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap();
+    let before = routes(&hosts.receiver);
+
+    let dir = std::env::temp_dir().join(format!("pathpool-kernel-recipe-{id}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin_dir = Path::new(PATHPOOL).parent().unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let text = script(&recipe(), &hosts);
+    let out = Command::new("sh").args(["-c", &text]).current_dir(&dir).env("PATH", &path).output().expect("sh runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let iperf = std::fs::read_to_string(dir.join("iperf3.log")).unwrap_or_default();
+    let sbd = std::fs::read_to_string(dir.join("sbd.log")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "the recipe failed:\n{text}\nstdout:\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&out.stderr));
+
+    // kernel status, in the middle of the transfer: the connection on pathpool_sbd, its two
+    // subflows and their groups, and the receiver fix (off on the sender).
+    let conn = stdout.lines().find(|l| l.contains("pathpool_sbd subflows")).unwrap_or_else(|| panic!("kernel status shows no pathpool_sbd connection:\n{stdout}"));
+    assert!(conn.contains("subflows 2"), "two subflows: {conn}");
+    assert!(conn.contains("groups"), "{conn}");
+    assert!(stdout.contains("receiver fix (this network namespace): off"), "{stdout}");
+    // iperf3 moved data at about the two paths' 40 Mb/s, not one path's 20.
+    let receiver_line = iperf.lines().rev().find(|l| l.trim_end().ends_with("receiver")).unwrap_or_else(|| panic!("iperf3's log has no result:\n{iperf}"));
+    let mbps = mbits(receiver_line).unwrap_or_else(|| panic!("no rate in {receiver_line}"));
+    assert!(mbps > 25.0, "iperf3 over both paths: {mbps} Mb/s ({receiver_line})");
+    assert!(sbd.contains(" decision "), "the SBD daemon decided nothing:\n{sbd}");
+
+    // Nothing left: controllers, routes of the receiver fix, processes.
+    assert!(registered().is_empty(), "controllers left registered: {:?}", registered());
+    assert_eq!(routes(&hosts.receiver), before, "the receiver's routes are as they were");
+    for ns in [&hosts.sender, &hosts.receiver] {
+        let pids = Command::new("ip").args(["netns", "pids", ns]).output().unwrap();
+        assert!(pids.stdout.is_empty(), "processes left in {ns}: {}", String::from_utf8_lossy(&pids.stdout));
+    }
+    eprintln!("recipe: {conn}; iperf3 {mbps:.1} Mb/s");
+}
+
+/// The rate in an iperf3 result line ("... 38.2 Mbits/sec ...").
+fn mbits(line: &str) -> Option<f64> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| w.ends_with("bits/sec"))?;
+    let v: f64 = words.get(i.checked_sub(1)?)?.parse().ok()?;
+    Some(match words[i] {
+        "Gbits/sec" => v * 1000.0,
+        "Kbits/sec" => v / 1000.0,
+        _ => v,
+    })
+}
+
+fn pathpool_kernel_unbuilt() -> bool {
+    let out = Command::new(PATHPOOL).args(["kernel", "status"]).output().expect("pathpool runs");
+    String::from_utf8_lossy(&out.stderr).contains("built without the BPF controllers")
+}
+
+fn effective_uid() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status.lines().find(|l| l.starts_with("Uid:")).and_then(|l| l.split_whitespace().nth(2)).and_then(|u| u.parse().ok()).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Real Linux MPTCP with pathpool's controllers and the receiver fix, measured on the testbed
+against the targets of fairness (docs/kernel.md, "Fair and full on real Linux"), written as the
+tables between the `realfair` markers of docs/kernel.md.
+
+    sudo python3 scripts/realfair.py [--bin target/release/pathpool] [--out out/realfair]
+                                     [--repeats 5] [--captures 3] [--measured] [--print]
+
+Three measurements, each reused when its folder exists (delete it to measure again):
+
+1. The cause (OUT/acks/{stock,fixed}-K): captured 30 s testbed runs of the uncoupled shared
+   case (scenarios/fidelity/mptcp-shared.toml), each receiver as Linux has it and with the fix
+   (`delayed_ack = false` on every flow: the testbed puts `quickack 1` on each receiver's
+   routes, which is what `pathpool kernel receiver on` does on a receiving host), read by
+   scripts/mptcp_acks.py: per flow, the share of train ends whose ACK is held over 0.3 ms and
+   the drops per packet at the bottleneck.
+2. The shares (OUT/fixed, OUT/stock): `pathpool fidelity` on the coupled and uncoupled cases,
+   with the fix and without, 60 s runs (5 by default) against 20 simulator seeds with the
+   same receivers.
+3. The SBD daemon's decisions in the MPTCP-SBD runs of 2 (their summary.json).
+
+--measured writes the tables from what is there and runs nothing (no root needed).
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doc_table import write_between  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIX = "flows.*.delayed_ack=false"
+CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-shared",
+         "mptcp-disjoint", "olia-disjoint", "sbd-disjoint"]
+# The targets of docs/kernel.md: (case, what, low, high) on MPTCP / TCP.
+SHARE_TARGETS = [
+    ("lia-shared", "LIA / TCP, one shared bottleneck", 0.8, 1.25),
+    ("olia-shared", "OLIA / TCP, one shared bottleneck", 0.8, 1.25),
+    ("balia-shared", "BALIA / TCP, one shared bottleneck", 0.8, 1.25),
+    ("sbd-shared", "MPTCP-SBD / TCP, one shared bottleneck", 0.8, 1.25),
+    ("sbd-disjoint", "MPTCP-SBD / the TCP flows, two disjoint bottlenecks", 0.85, None),
+]
+BEGIN = "<!-- realfair:begin (written by scripts/realfair.py) -->"
+END = "<!-- realfair:end -->"
+CAUSE_BEGIN = "<!-- realfair-cause:begin (written by scripts/realfair.py) -->"
+CAUSE_END = "<!-- realfair-cause:end -->"
+# The shared case's links as scripts/mptcp_acks.py reads them (docs/fidelity.md, MPTCP).
+ACCESS = {"j1": "subflow 1", "j2": "subflow 2", "t": "TCP"}
+
+
+def run(cmd, **kw):
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, **kw)
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def note_load(out, when):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "load.txt"), "a") as f:
+        f.write(f"{when} {load():.2f}\n")
+
+
+def loads(out):
+    path = os.path.join(out, "load.txt")
+    if not os.path.exists(path):
+        return []
+    return [float(line.split()[-1]) for line in open(path) if line.strip() and "failed" not in line]
+
+
+# ---- 1. the cause ----
+
+def capture_runs(a):
+    for mode in ("stock", "fixed"):
+        for k in range(1, a.captures + 1):
+            out = os.path.join(a.out, "acks", f"{mode}-{k}")
+            if os.path.exists(os.path.join(out, "acks.txt")):
+                continue
+            note_load(os.path.join(a.out, "acks"), f"{mode}-{k} start")
+            cmd = [a.bin, "testbed", "run", os.path.join(ROOT, "scenarios/fidelity/mptcp-shared.toml"),
+                   "--set", "simulation.duration=30s", "--set", "simulation.warmup=5s", "--capture", "--out", out]
+            if mode == "fixed":
+                cmd += ["--set", FIX]
+            run(cmd, stdout=subprocess.DEVNULL)
+            text = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/mptcp_acks.py"), os.path.join(out, "capture"),
+                                   "--bottleneck", "bottleneck", "--access", "j1:1us", "--access", "j2:1us", "--access", "t:1ms"],
+                                  check=True, capture_output=True, text=True).stdout
+            with open(os.path.join(out, "acks.txt"), "w") as f:
+                f.write(text)
+            note_load(os.path.join(a.out, "acks"), f"{mode}-{k} end")
+
+
+def parse_acks(path):
+    """{access link: (held, ends, lost, packets)} from one mptcp_acks.py output."""
+    flows, name = {}, None
+    for line in open(path):
+        m = re.match(r"^(\w+): ", line)
+        if m:
+            name = m.group(1)
+            flows[name] = [0, 0, 0, 0]
+        m = re.search(r"held over 0.3 ms (\d+)/(\d+)", line)
+        if m and name:
+            flows[name][0:2] = int(m.group(1)), int(m.group(2))
+        m = re.search(r"drops per packet: (\d+)/(\d+)", line)
+        if m and name:
+            flows[name][2:4] = int(m.group(1)), int(m.group(2))
+    return flows
+
+
+def rng(values, digits=2, scale=1.0):
+    v = [x * scale for x in values]
+    return f"{statistics.median(v):.{digits}f} [{min(v):.{digits}f}, {max(v):.{digits}f}]"
+
+
+def cause_table(a):
+    lines = ["| receivers | flow | train ends whose ACK is held over 0.3 ms | drops per 1000 packets at the bottleneck | runs |",
+             "|---|---|---|---|---|"]
+    verdicts = []
+    for mode, label in (("stock", "as Linux has them"), ("fixed", "with the receiver fix")):
+        runs = sorted(glob.glob(os.path.join(a.out, "acks", f"{mode}-*", "acks.txt")))
+        if not runs:
+            lines.append(f"| {label} | | not measured | | 0 |")
+            continue
+        per = {n: ([], []) for n in ACCESS}
+        for path in runs:
+            flows = parse_acks(path)
+            for n in ACCESS:
+                held, ends, lost, pkts = flows.get(n, [0, 0, 0, 0])
+                if ends and pkts:
+                    per[n][0].append(held / ends)
+                    per[n][1].append(lost / pkts)
+        for n, who in ACCESS.items():
+            if per[n][0]:
+                lines.append(f"| {label} | {who} | {rng(per[n][0])} | {rng(per[n][1], 2, 1000)} | {len(per[n][0])} |")
+        if mode == "fixed" and per["t"][0] and per["j1"][0] and per["j2"][0]:
+            held_tcp = statistics.median(per["t"][0])
+            drop_tcp = statistics.median(per["t"][1])
+            for n in ("j1", "j2"):
+                d_held = abs(statistics.median(per[n][0]) - held_tcp) * 100
+                d_drop = statistics.median(per[n][1]) / drop_tcp - 1 if drop_tcp else float("nan")
+                verdicts.append(f"{ACCESS[n]}: held share {d_held:.1f} points from TCP's (target within 5: "
+                                f"{'inside' if d_held <= 5 else '**outside**'}), drops per packet {d_drop * 100:+.0f} % of TCP's "
+                                f"(target within 20 %: {'inside' if abs(d_drop) <= 0.2 else '**outside**'})")
+    ld = loads(os.path.join(a.out, "acks"))
+    text = "\n".join(lines)
+    if verdicts:
+        text += "\n\nWith the fix, medians: " + "; ".join(verdicts) + "."
+    if ld:
+        text += f"\n\nLoad average (1 min) at the runs' starts and ends: {min(ld):.1f}-{max(ld):.1f}."
+    return text
+
+
+# ---- 2. and 3. the shares and the daemon ----
+
+def fidelity(a, mode):
+    """Each case not measured yet, by `pathpool fidelity` in a folder of its own, then moved
+    under OUT/MODE/CASE (the layout of one fidelity run of every case)."""
+    out = os.path.join(a.out, mode)
+    for case in CASES:
+        if len(glob.glob(os.path.join(out, case, "real", "*", "summary.json"))) >= a.repeats:
+            continue
+        note_load(out, f"{case} start")
+        scratch = os.path.join(out, f".run-{case}")
+        cmd = [a.bin, "fidelity", "--cases", case, "--repeats", str(a.repeats), "--out", scratch]
+        if mode == "fixed":
+            cmd += ["--set", FIX]
+        for attempt in (1, 2, 3):
+            try:
+                run(cmd)
+                break
+            except subprocess.CalledProcessError:
+                # A real run can fail on its own (a connection reset, docs/kernel.md): the case
+                # is measured again from its start, and its attempts are counted.
+                note_load(out, f"{case} failed (attempt {attempt})")
+                if attempt == 3:
+                    raise
+        if os.path.exists(os.path.join(out, case)):
+            os.rename(os.path.join(out, case), os.path.join(out, f".old-{case}-{os.getpid()}"))
+        os.rename(os.path.join(scratch, case), os.path.join(out, case))
+        note_load(out, f"{case} end")
+
+
+def summaries(a, mode, case, side):
+    folder = "real" if side == "real" else "sim"
+    out = []
+    for path in sorted(glob.glob(os.path.join(a.out, mode, case, folder, "*", "summary.json"))):
+        with open(path) as f:
+            out.append(json.load(f))
+    return out
+
+
+def ratios(a, mode, case, side="real"):
+    return [s["mptcp_mbps"] / s["tcp_mbps"] for s in summaries(a, mode, case, side) if s.get("tcp_mbps")]
+
+
+def cell(values):
+    return f"{rng(values)} ({len(values)})" if values else "not measured"
+
+
+def inside(value, low, high):
+    ok = value >= low and (high is None or value <= high)
+    return "inside" if ok else "**outside**"
+
+
+def shares_table(a):
+    lines = ["| target | real Linux, receiver fix: median [min, max] (runs) | verdict | real Linux, receivers as they are | simulator, same receivers as the fix (seeds) |",
+             "|---|---|---|---|---|"]
+    for case, what, low, high in SHARE_TARGETS:
+        fixed = ratios(a, "fixed", case)
+        goal = f"[{low}, {high}]" if high else f">= {low}"
+        verdict = inside(statistics.median(fixed), low, high) if fixed else "not measured"
+        lines.append(f"| {what}: {goal} | {cell(fixed)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(ratios(a, 'fixed', case, 'sim'))} |")
+    sbd, olia = ratios(a, "fixed", "sbd-disjoint"), ratios(a, "fixed", "olia-disjoint")
+    if sbd and olia:
+        x = statistics.median(sbd) / statistics.median(olia)
+        s_sbd, s_olia = ratios(a, "stock", "sbd-disjoint"), ratios(a, "stock", "olia-disjoint")
+        stock = f"{statistics.median(s_sbd) / statistics.median(s_olia):.2f} (medians)" if s_sbd and s_olia else "not measured"
+        sim_sbd, sim_olia = ratios(a, "fixed", "sbd-disjoint", "sim"), ratios(a, "fixed", "olia-disjoint", "sim")
+        sim = f"{statistics.median(sim_sbd) / statistics.median(sim_olia):.2f} (medians)" if sim_sbd and sim_olia else ""
+        lines.append(f"| MPTCP-SBD / OLIA, two disjoint bottlenecks: >= 1.5 | {x:.2f} (medians; OLIA {cell(olia)}) | {inside(x, 1.5, None)} | {stock} | {sim} |")
+    for case, what in (("mptcp-shared", "uncoupled MPTCP / TCP, one shared bottleneck"),
+                       ("mptcp-disjoint", "uncoupled MPTCP / the TCP flows, two disjoint bottlenecks")):
+        real, sim = ratios(a, "fixed", case), ratios(a, "fixed", case, "sim")
+        if real and sim:
+            gap = statistics.median(sim) / statistics.median(real) - 1
+            verdict = f"simulator {gap * 100:+.1f} %: {'inside' if abs(gap) <= 0.15 else '**outside**'}"
+        else:
+            verdict = "not measured"
+        lines.append(f"| {what}: within 15 % of the simulator | {cell(real)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(sim)} |")
+    for case, kind, key, goal in (("sbd-shared", "groups the shared bottleneck", "decisions_together", ">= 95 %"),
+                                  ("sbd-disjoint", "separates the disjoint bottlenecks", "decisions_apart", ">= 95 %")):
+        for mode in ("fixed", "stock"):
+            runs = summaries(a, mode, case, "real")
+            shares = [s[f"sbd_daemon.{key}"] / s["sbd_daemon.decisions"] for s in runs if s.get("sbd_daemon.decisions")]
+            total = sum(s.get("sbd_daemon.decisions", 0) for s in runs)
+            right = sum(s.get(f"sbd_daemon.{key}", 0) for s in runs)
+            if mode == "fixed":
+                row = [f"the SBD daemon {kind}: {goal} of decisions",
+                       f"{right} of {total} = {100 * right / total:.0f} %; per run {rng(shares)} ({len(shares)})" if total else "not measured",
+                       inside(right / total, 0.95, None) if total else "not measured"]
+            else:
+                row.append(f"{right} of {total} = {100 * right / total:.0f} %" if total else "not measured")
+        row.append("")
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured: the testbed has no shifting-bottleneck case | | | |")
+    text = "\n".join(lines)
+    for mode in ("fixed", "stock"):
+        ld = loads(os.path.join(a.out, mode))
+        if ld:
+            text += f"\n\nLoad average (1 min) at the start and end of the {mode} runs: {' and '.join(f'{x:.1f}' for x in ld)}."
+    return text
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", "realfair"))
+    ap.add_argument("--repeats", type=int, default=5, help="real runs of 60 s per case")
+    ap.add_argument("--captures", type=int, default=3, help="captured 30 s runs with and without the fix")
+    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "kernel.md"))
+    ap.add_argument("--measured", action="store_true", help="write the tables from what is measured; run nothing")
+    ap.add_argument("--print", action="store_true", help="print the tables instead of writing the doc")
+    a = ap.parse_args()
+    if not a.measured:
+        if os.geteuid() != 0:
+            sys.exit("realfair.py needs root to measure (the testbed and the BPF controllers); --measured writes the tables from earlier runs")
+        capture_runs(a)
+        fidelity(a, "fixed")
+        fidelity(a, "stock")
+    cause, shares = cause_table(a), shares_table(a)
+    if a.print:
+        print(cause + "\n\n" + shares)
+        return
+    write_between(a.doc, CAUSE_BEGIN, CAUSE_END, cause)
+    write_between(a.doc, BEGIN, END, shares)
+
+
+if __name__ == "__main__":
+    main()
