@@ -188,6 +188,23 @@ def fidelity(a, mode):
         note_load(out, f"{case} end")
 
 
+def proposed(a, case):
+    """The simulator with the kernel change docs/kernel.md proposes (`delayed_ack =
+    "linux-proposed"` on every flow; the simulator only), 20 seeds."""
+    values = []
+    for seed in range(1, 21):
+        out = os.path.join(a.out, "proposed", case, f"seed-{seed}")
+        summary = os.path.join(out, "summary.json")
+        if not os.path.exists(summary):
+            run([a.bin, "run", os.path.join(ROOT, "scenarios/fidelity", f"{case}.toml"), "--seed", str(seed),
+                 "--set", "flows.*.delayed_ack=linux-proposed", "--out", out], stdout=subprocess.DEVNULL)
+        with open(summary) as f:
+            s = json.load(f)
+        if s.get("tcp_mbps"):
+            values.append(s["mptcp_mbps"] / s["tcp_mbps"])
+    return values
+
+
 def summaries(a, mode, case, side):
     folder = "real" if side == "real" else "sim"
     out = []
@@ -211,13 +228,13 @@ def inside(value, low, high):
 
 
 def shares_table(a):
-    lines = ["| target | real Linux, receiver fix: median [min, max] (runs) | verdict | real Linux, receivers as they are | simulator, same receivers as the fix (seeds) |",
-             "|---|---|---|---|---|"]
+    lines = ["| target | real Linux, receiver fix: median [min, max] (runs) | verdict | real Linux, receivers as they are | simulator, same receivers as the fix (seeds) | simulator, the proposed kernel change (seeds) |",
+             "|---|---|---|---|---|---|"]
     for case, what, low, high in SHARE_TARGETS:
         fixed = ratios(a, "fixed", case)
         goal = f"[{low}, {high}]" if high else f">= {low}"
         verdict = inside(statistics.median(fixed), low, high) if fixed else "not measured"
-        lines.append(f"| {what}: {goal} | {cell(fixed)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(ratios(a, 'fixed', case, 'sim'))} |")
+        lines.append(f"| {what}: {goal} | {cell(fixed)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(ratios(a, 'fixed', case, 'sim'))} | {cell(proposed(a, case))} |")
     sbd, olia = ratios(a, "fixed", "sbd-disjoint"), ratios(a, "fixed", "olia-disjoint")
     if sbd and olia:
         x = statistics.median(sbd) / statistics.median(olia)
@@ -225,7 +242,9 @@ def shares_table(a):
         stock = f"{statistics.median(s_sbd) / statistics.median(s_olia):.2f} (medians)" if s_sbd and s_olia else "not measured"
         sim_sbd, sim_olia = ratios(a, "fixed", "sbd-disjoint", "sim"), ratios(a, "fixed", "olia-disjoint", "sim")
         sim = f"{statistics.median(sim_sbd) / statistics.median(sim_olia):.2f} (medians)" if sim_sbd and sim_olia else ""
-        lines.append(f"| MPTCP-SBD / OLIA, two disjoint bottlenecks: >= 1.5 | {x:.2f} (medians; OLIA {cell(olia)}) | {inside(x, 1.5, None)} | {stock} | {sim} |")
+        p_sbd, p_olia = proposed(a, "sbd-disjoint"), proposed(a, "olia-disjoint")
+        prop = f"{statistics.median(p_sbd) / statistics.median(p_olia):.2f} (medians)"
+        lines.append(f"| MPTCP-SBD / OLIA, two disjoint bottlenecks: >= 1.5 | {x:.2f} (medians; OLIA {cell(olia)}) | {inside(x, 1.5, None)} | {stock} | {sim} | {prop} |")
     for case, what in (("mptcp-shared", "uncoupled MPTCP / TCP, one shared bottleneck"),
                        ("mptcp-disjoint", "uncoupled MPTCP / the TCP flows, two disjoint bottlenecks")):
         real, sim = ratios(a, "fixed", case), ratios(a, "fixed", case, "sim")
@@ -234,7 +253,7 @@ def shares_table(a):
             verdict = f"simulator {gap * 100:+.1f} %: {'inside' if abs(gap) <= 0.15 else '**outside**'}"
         else:
             verdict = "not measured"
-        lines.append(f"| {what}: within 15 % of the simulator | {cell(real)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(sim)} |")
+        lines.append(f"| {what}: within 15 % of the simulator | {cell(real)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(sim)} | {cell(proposed(a, case))} |")
     for case, kind, key, goal in (("sbd-shared", "groups the shared bottleneck", "decisions_together", ">= 95 %"),
                                   ("sbd-disjoint", "separates the disjoint bottlenecks", "decisions_apart", ">= 95 %")):
         for mode in ("fixed", "stock"):
@@ -248,9 +267,9 @@ def shares_table(a):
                        inside(right / total, 0.95, None) if total else "not measured"]
             else:
                 row.append(f"{right} of {total} = {100 * right / total:.0f} %" if total else "not measured")
-        row.append("")
+        row += ["", ""]
         lines.append("| " + " | ".join(row) + " |")
-    lines.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured: the testbed has no shifting-bottleneck case | | | |")
+    lines.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured: the testbed has no shifting-bottleneck case | | | | |")
     text = "\n".join(lines)
     for mode in ("fixed", "stock"):
         ld = loads(os.path.join(a.out, mode))

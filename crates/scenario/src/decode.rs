@@ -402,7 +402,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Resul
         None if !multipath && cc == pathpool_cc::Algorithm::Cubic => hosts.cubic_rules(),
         None => pathpool_cc::CubicRules::Rfc9438,
     };
-    let (delayed_ack, linux_receiver) = delayed_ack(f, hosts)?;
+    let (delayed_ack, linux_receiver, subflow_read_alone) = delayed_ack(f, hosts)?;
     let receive_lowat = f.size("receive_lowat")?;
     if receive_lowat.is_some() && multipath {
         return Err(f.error("receive_lowat", "SO_RCVLOWAT is set on TCP receivers only (an MPTCP connection's reads are the connection's, not a subflow's)"));
@@ -413,6 +413,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Resul
         recovery,
         delayed_ack,
         linux_receiver,
+        subflow_read_alone,
         packet_size,
         ack_size,
         initial_window: f.number("initial_window", 1.0, 1e6)?.unwrap_or(10.0),
@@ -433,14 +434,21 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Resul
     })
 }
 
-/// `delayed_ack`: true or false, or "linux" (delayed ACKs as Linux's receiver sends them;
-/// docs/fidelity.md): (delayed ACKs, Linux's receiver).
-fn delayed_ack(f: &Fields, hosts: HostModel) -> Result<(bool, bool)> {
+/// `delayed_ack`: true or false, "linux" (delayed ACKs as Linux's receiver sends them;
+/// docs/fidelity.md), or "linux-proposed" (the same with the kernel change proposed in
+/// docs/kernel.md): (delayed ACKs, Linux's receiver, a subflow's read-time ACK alone).
+fn delayed_ack(f: &Fields, hosts: HostModel) -> Result<(bool, bool, bool)> {
     match f.get("delayed_ack") {
-        None => Ok(hosts.delayed_ack()),
-        Some(Node { kind: Kind::Bool(b), .. }) => Ok((*b, false)),
-        Some(Node { kind: Kind::Str(_), .. }) => f.choice("delayed_ack", &["linux"]).map(|_| (true, true)),
-        Some(n) => Err(f.wrong("delayed_ack", n, "true, false or \"linux\"")),
+        None => {
+            let (delayed, linux) = hosts.delayed_ack();
+            Ok((delayed, linux, false))
+        }
+        Some(Node { kind: Kind::Bool(b), .. }) => Ok((*b, false, false)),
+        Some(Node { kind: Kind::Str(_), .. }) => {
+            let v = f.choice("delayed_ack", &["linux", "linux-proposed"])?.map(|c| c.value).unwrap_or_default();
+            Ok((true, true, v == "linux-proposed"))
+        }
+        Some(n) => Err(f.wrong("delayed_ack", n, "true, false, \"linux\" or \"linux-proposed\"")),
     }
 }
 

@@ -140,6 +140,11 @@ pub struct TcpSpec {
     /// `delayed_ack = "linux"`: Linux's receiver, its 40 ms timer and its read-time ACK of a
     /// pushed segment (docs/fidelity.md, MPTCP).
     pub linux_receiver: bool,
+    /// `delayed_ack = "linux-proposed"`: Linux's receiver with the kernel change proposed in
+    /// docs/kernel.md ("For the kernel's maintainers"): a subflow's read-time ACK needs only
+    /// what the application can read to be empty, not the connection's out-of-order data. The
+    /// simulator only: no kernel has it.
+    pub subflow_read_alone: bool,
     /// Data packet size on the wire.
     pub packet_size: u64,
     pub ack_size: u64,

@@ -253,6 +253,7 @@ fn tcp_keys(cfg: &mut sim::TcpFlowConfig, t: &crate::schema::TcpSpec, start: sim
     cfg.recovery = t.recovery;
     cfg.delayed_ack = t.delayed_ack.then_some(timeout);
     cfg.linux_receiver = t.linux_receiver;
+    cfg.subflow_read_alone = t.subflow_read_alone;
     cfg.read_lowat_segments = t.receive_lowat.map_or(0, |bytes| lowat_segments(bytes, t.packet_size));
     cfg.linux_send_buffer = t.linux_send_buffer;
     cfg.linux_6_18 = t.linux_6_18;

@@ -200,6 +200,9 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
     if t.initial_window.fract() != 0.0 || t.initial_window < 1.0 {
         return Err(("initial_window", format!("Linux takes a whole number of segments, got {}", t.initial_window)));
     }
+    if t.subflow_read_alone {
+        return Err(("delayed_ack", "\"linux-proposed\" is a kernel change no kernel has (docs/kernel.md, \"For the kernel's maintainers\"): the testbed runs this host's kernel; use \"linux\", true or false".into()));
+    }
     let ms = 1_000_000_000u64;
     if t.min_rto % ms != 0 {
         return Err(("min_rto", "Linux takes the RTO floor in whole milliseconds".into()));

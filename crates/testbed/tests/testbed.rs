@@ -107,6 +107,9 @@ fn keys_the_testbed_cannot_honour_are_named() {
     let red = refusal(&format!("{}queue = \"red\"\nred_min = 5\nred_max = 15\n[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\n", LINK));
     assert!(red.contains("bad.toml:") && red.contains("links.bottleneck.queue") && red.contains("no RED"), "{red}");
     let lia = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\ncc = \"lia\"\n", LINK));
+    // The simulator's model of a kernel change no kernel has is not run as something else.
+    let proposed = refusal(&format!("{}[[flows]]\nname = \"f\"\nroute = [\"a\", \"b\"]\ndelayed_ack = \"linux-proposed\"\n", LINK));
+    assert!(proposed.contains("flows.f.delayed_ack") && proposed.contains("no kernel has"), "{proposed}");
     assert!(lia.contains("flows.f.cc") && lia.contains("\"lia\""), "{lia}");
     let two_links = r#"
 [simulation]

@@ -54,6 +54,10 @@ pub struct TcpFlowConfig {
     /// Pair it with `delayed_ack = Some(LINUX_DELAYED_ACK)`; PSH comes from
     /// `linux_send_buffer`.
     pub linux_receiver: bool,
+    /// With `linux_receiver`, for a subflow: its read-time ACK needs only the application's
+    /// readable data to be gone, not the connection's out-of-order data (the kernel change
+    /// proposed in docs/kernel.md; scenario `delayed_ack = "linux-proposed"`).
+    pub subflow_read_alone: bool,
     /// With `linux_receiver`: the application reads only once this many in-order segments
     /// wait (SO_RCVLOWAT; scenario `receive_lowat`), so a lone pushed segment is ACKed at
     /// its read only when it completes that much. 0 or 1: every segment is read at once.
@@ -93,6 +97,7 @@ impl TcpFlowConfig {
             initial_rto: secs(1),
             rack_lost_retransmit: false,
             linux_receiver: false,
+            subflow_read_alone: false,
             read_lowat_segments: 0,
             linux_send_buffer: false,
             linux_6_18: false,
