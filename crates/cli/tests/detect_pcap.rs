@@ -299,3 +299,24 @@ fn the_capture_point_is_found_from_the_data_and_the_sender_uses_round_trip_times
     assert!(err.contains("cannot tell: captured before any queue") && err.contains("without the ACKs"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_reader_that_closes_stdout_early_ends_the_command_quietly() {
+    // As `pathpool detect --pcap ... | head -1`: the read end of stdout is closed before the
+    // command prints its summary. The files are written; the command must not panic.
+    let (_, receiver) = sb2();
+    let dir = temp("pipe");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pathpool"))
+        .args(["detect", "--pcap", receiver.to_str().unwrap(), "--out", dir.join("o").to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let r = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    assert!(dir.join("o/decisions.csv").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -222,8 +222,10 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     });
     write(&out.join("summary.json"), &(serde_json::to_string_pretty(&summary).expect("json") + "\n"))?;
     timeline(&out.join("timeline.png"), &replay, &plan)?;
-    print!("{text}");
-    println!("-> {}", out.path().display());
+    // A reader that stops early (`| head -1`) closes stdout: everything is in the files by
+    // now, so a refused write ends the command quietly (print! would panic on it).
+    let mut stdout = std::io::stdout().lock();
+    let _ = std::io::Write::write_all(&mut stdout, format!("{text}-> {}\n", out.path().display()).as_bytes());
     out.finish();
     Ok(())
 }
