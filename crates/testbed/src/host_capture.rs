@@ -58,7 +58,7 @@ impl HostCapture {
                     let mut from: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
                     let mut len = std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t;
                     // SAFETY: buf and from outlive the call; the sizes passed are theirs.
-                    let n = unsafe { libc::recvfrom(fd, buf.as_mut_ptr().cast(), buf.len(), 0, (&raw mut from).cast(), &raw mut len) };
+                    let n = unsafe { libc::recvfrom(fd, buf.as_mut_ptr().cast(), buf.len(), 0, std::ptr::addr_of_mut!(from).cast(), std::ptr::addr_of_mut!(len)) };
                     if n <= 0 || from.sll_hatype != ARPHRD_NONE {
                         continue; // the read timed out (the flag is checked), or not a TUN device
                     }
@@ -107,8 +107,8 @@ fn open_socket(node: &str) -> Result<libc::c_int> {
         unsafe { libc::setsockopt(fd, libc::SOL_SOCKET, opt, value, size as libc::socklen_t) }
     };
     let rcvbuf = RCVBUF;
-    if set(libc::SO_RCVBUFFORCE, (&raw const rcvbuf).cast(), std::mem::size_of::<libc::c_int>()) != 0
-        || set(libc::SO_RCVTIMEO, (&raw const timeout).cast(), std::mem::size_of::<libc::timeval>()) != 0
+    if set(libc::SO_RCVBUFFORCE, std::ptr::addr_of!(rcvbuf).cast(), std::mem::size_of::<libc::c_int>()) != 0
+        || set(libc::SO_RCVTIMEO, std::ptr::addr_of!(timeout).cast(), std::mem::size_of::<libc::timeval>()) != 0
     {
         let e = err("setting the socket's buffer and timeout");
         // SAFETY: fd was opened above and is closed once.
@@ -122,7 +122,7 @@ fn open_socket(node: &str) -> Result<libc::c_int> {
 fn stamp(fd: libc::c_int) -> Duration {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: SIOCGSTAMPNS writes one timespec into ts.
-    if unsafe { libc::ioctl(fd, SIOCGSTAMPNS as _, &raw mut ts) } == 0 && ts.tv_sec > 0 {
+    if unsafe { libc::ioctl(fd, SIOCGSTAMPNS as _, std::ptr::addr_of_mut!(ts)) } == 0 && ts.tv_sec > 0 {
         return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
     }
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or(Duration::ZERO)
@@ -133,7 +133,7 @@ fn dropped(fd: libc::c_int) -> u32 {
     let mut st = libc::tpacket_stats { tp_packets: 0, tp_drops: 0 };
     let mut len = std::mem::size_of::<libc::tpacket_stats>() as libc::socklen_t;
     // SAFETY: getsockopt writes at most len bytes into st.
-    let rc = unsafe { libc::getsockopt(fd, libc::SOL_PACKET, libc::PACKET_STATISTICS, (&raw mut st).cast(), &raw mut len) };
+    let rc = unsafe { libc::getsockopt(fd, libc::SOL_PACKET, libc::PACKET_STATISTICS, std::ptr::addr_of_mut!(st).cast(), std::ptr::addr_of_mut!(len)) };
     if rc == 0 {
         st.tp_drops
     } else {

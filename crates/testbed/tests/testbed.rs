@@ -219,7 +219,8 @@ fn an_ack_per_segment_is_asked_on_the_receivers_route_back_for_tcp_and_subflows(
 fn an_unknown_capture_host_is_named_before_anything_is_built() {
     let l = scenario("scenarios/fidelity/reno-alone.toml", &[]);
     let options = pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: vec![("middle".into(), std::env::temp_dir().join("never-written.pcap"))] };
-    let e = pathpool_testbed::run(&l, &options).err().expect("refused").to_string();
+    let Err(e) = pathpool_testbed::run(&l, &options) else { panic!("an unknown node was accepted") };
+    let e = e.to_string();
     assert!(e.contains("--capture-host") && e.contains("'middle'") && e.contains("left, receiver, sender"), "{e}");
 }
 

@@ -99,7 +99,7 @@ pub fn verdict(subflows: &[usize], decisions: &[Observation], support: &[Vec<Sup
     }
     // Most frequent first; ties by first appearance (a stable sort), so the result is the same
     // on every run.
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     let mut it = counts.into_iter();
     let (grouping, agreeing) = it.next().unwrap_or_default();
     Verdict { grouping, decisions: total, agreeing, runner_up: it.next() }
