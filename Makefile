@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean validate-pcap bench-pcap
+.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean validate-pcap bench-pcap pcap-vantage-testbed
 
 all: build
 
@@ -120,6 +120,15 @@ bench-long: deps
 # SB-2 on the testbed (root; about 7 minutes), read back by `detect --pcap`; fails below 90 %.
 validate-pcap: build
 	sh scripts/pcap_testbed.sh $(BIN) $(OUT)/pcap-testbed
+
+# The same question asked of real Linux captures at the sender, a middle host and the receiver
+# (docs/pcap.md, "Real captures at both ends and in the middle"): TCP and MPTCP transfers over
+# SB-2's shared and NSB-2's disjoint bottlenecks on the testbed (root), PCAP_RUNS runs each
+# (about 11 minutes per run); writes the table of right decisions per vantage point, topology
+# and detector into docs/pcap.md; fails when a pathpool run is below 90 % with an answer.
+PCAP_RUNS ?= 3
+pcap-vantage-testbed: build
+	python3 scripts/pcap_testbed_vantage.py --bin $(BIN) --out $(OUT)/pcap-testbed-vantage --runs $(PCAP_RUNS)
 
 # Capture reading speed (BENCHMARKS.md, "Packet captures").
 bench-pcap: build

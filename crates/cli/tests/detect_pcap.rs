@@ -299,3 +299,62 @@ fn the_capture_point_is_found_from_the_data_and_the_sender_uses_round_trip_times
     assert!(err.contains("cannot tell: captured before any queue") && err.contains("without the ACKs"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_reader_that_closes_stdout_early_ends_the_command_quietly() {
+    // As `pathpool detect --pcap ... | head -1`: the read end of stdout is closed before the
+    // command prints its summary. The files are written; the command must not panic.
+    let (_, receiver) = sb2();
+    let dir = temp("pipe");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pathpool"))
+        .args(["detect", "--pcap", receiver.to_str().unwrap(), "--out", dir.join("o").to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let r = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    assert!(dir.join("o/decisions.csv").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_connection_gets_one_answer_from_its_full_window_decisions_or_cannot_tell() {
+    let (_, receiver) = sb2();
+    let dir = temp("answer");
+    let (code, stdout, err) = pathpool(&["detect", "--pcap", receiver.to_str().unwrap(), "--out", dir.join("a").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let summary = json(&dir.join("a/summary.json"));
+    let answer = &summary["connections"][0]["answer"];
+    // Recount from decisions.csv: the decisions where no subflow is below the minimum, and how
+    // many of them put both subflows in one group (the truth of SB-2).
+    let rows = support_rows(&dir.join("a/decisions.csv"));
+    let text = std::fs::read_to_string(dir.join("a/decisions.csv")).unwrap();
+    let groups: Vec<u32> = text.lines().skip(1).map(|l| l.split(',').nth(3).unwrap().parse().unwrap()).collect();
+    let (mut full, mut shared) = (0, 0);
+    for (pair, g) in rows.chunks(2).zip(groups.chunks(2)) {
+        if !pair[0].5 && !pair[1].5 {
+            full += 1;
+            shared += usize::from(g[0] != 0 && g[0] == g[1]);
+        }
+    }
+    assert!(full >= 5, "{full} full-window decisions in 40 s");
+    assert_eq!(answer["decisions"].as_u64(), Some(full as u64), "{answer}");
+    assert_eq!(answer["agreeing"].as_u64(), Some(shared as u64), "{answer}");
+    assert_eq!(answer["settled"], shared * 10 >= full * 9, "{answer}");
+    assert!(answer["grouping"].as_str().unwrap().contains(".sf0, "), "{answer}");
+    assert!(stdout.contains("answer: {") || stdout.contains("answer: cannot tell"), "{stdout}");
+    assert_eq!(summary["answer_agreement"].as_f64(), Some(0.9));
+    // One sample per 2 s: every decision is below the detector's minimum, so none gives an
+    // answer and the tool says why.
+    let (code, stdout, err) = pathpool(&["detect", "--pcap", receiver.to_str().unwrap(), "--sample-spacing-ms", "2000", "--out", dir.join("sparse").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let answer = &json(&dir.join("sparse/summary.json"))["connections"][0]["answer"];
+    assert_eq!((answer["settled"].as_bool(), answer["decisions"].as_u64()), (Some(false), Some(0)), "{answer}");
+    assert!(answer["cannot_tell"].as_str().unwrap().contains("below_min"), "{answer}");
+    assert!(stdout.contains("answer: cannot tell: no decision rests on"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,7 @@
 
 use crate::packet::Segment;
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// How far apart a frame and its copy may be. A forwarding host sees the two copies apart by
@@ -17,9 +17,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// (fast retransmit) carries a newer TSval unless the round trip is shorter than one tick.
 pub const WINDOW_NS: u64 = 100_000_000;
 
-/// Copies remembered at most: bounds memory whatever the rate (10 Gb/s of full-size frames
-/// fill 100 ms with about 83000); beyond it the oldest are forgotten and a late copy of them
-/// is kept (and counted as a retransmission).
+/// Frames remembered at most: bounds memory whatever the rate (10 Gb/s of full-size frames
+/// fill 100 ms with about 83000). A map that reaches it after its sweep is emptied: a copy of
+/// a frame seen before that is then kept (and counted as a retransmission).
 const REMEMBERED: usize = 1 << 17;
 
 /// A 64-bit digest of what a copy shares with its original: addresses, ports, sequence and
@@ -68,11 +68,16 @@ impl Hasher for Identity {
     }
 }
 
-/// The frames of the last [`WINDOW_NS`], to recognise copies.
+/// The frames of the last [`WINDOW_NS`], to recognise copies. Each frame costs one map
+/// lookup; frames older than the window are swept out all at once every [`WINDOW_NS`] of
+/// capture time (one pass over a map of at most two windows' frames), not one by one: the
+/// time kept with each digest already tells a copy from a frame seen too long ago.
 #[derive(Default)]
 pub struct Dedup {
-    order: VecDeque<(u64, u64)>,
     latest: HashMap<u64, u64, BuildHasherDefault<Identity>>,
+    /// Capture time of the next sweep, and the latest time seen.
+    sweep_at: u64,
+    now: u64,
     /// Copies recognised so far.
     pub dropped: u64,
 }
@@ -82,33 +87,30 @@ impl Dedup {
     /// counted); false for a frame to analyse.
     #[inline]
     pub fn is_copy(&mut self, t: u64, s: &Segment) -> bool {
-        while let Some(&(t0, sig)) = self.order.front() {
-            if t0.saturating_add(WINDOW_NS) >= t && self.order.len() < REMEMBERED {
-                break;
+        self.now = self.now.max(t);
+        if self.now >= self.sweep_at || self.latest.len() >= REMEMBERED {
+            let cutoff = self.now.saturating_sub(WINDOW_NS);
+            self.latest.retain(|_, seen| *seen >= cutoff);
+            if self.latest.len() >= REMEMBERED {
+                self.latest.clear();
             }
-            self.order.pop_front();
-            if let Entry::Occupied(e) = self.latest.entry(sig) {
-                if *e.get() == t0 {
-                    e.remove();
-                }
-            }
+            self.sweep_at = self.now.saturating_add(WINDOW_NS);
         }
-        let sig = signature(s);
-        match self.latest.entry(sig) {
+        match self.latest.entry(signature(s)) {
             // Records of one file may be slightly out of time order: either side counts.
             Entry::Occupied(e) if t.abs_diff(*e.get()) <= WINDOW_NS => {
                 self.dropped += 1;
-                return true;
+                true
             }
             Entry::Occupied(mut e) => {
                 e.insert(t);
+                false
             }
             Entry::Vacant(e) => {
                 e.insert(t);
+                false
             }
         }
-        self.order.push_back((t, sig));
-        false
     }
 }
 
@@ -147,6 +149,22 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_between_a_frame_and_its_copy_keeps_the_frame() {
+        let mut d = Dedup::default();
+        let ms = 1_000_000;
+        assert!(!d.is_copy(0, &frame(1, 1, 1)));
+        assert!(!d.is_copy(50 * ms, &frame(7, 100, 5)));
+        // Frames every 10 ms pass the sweep at 100 ms (cutoff 0: nothing older to drop).
+        for k in 6..14u32 {
+            assert!(!d.is_copy(u64::from(k) * 10 * ms, &frame(k as u16 + 100, k, k)));
+        }
+        assert!(d.is_copy(140 * ms, &frame(7, 100, 5)), "90 ms after its original");
+        // The frame of time 0 was swept at 200 ms; its copy 210 ms later is a new frame.
+        assert!(!d.is_copy(210 * ms, &frame(1, 1, 1)));
+        assert_eq!(d.dropped, 1);
+    }
+
+    #[test]
     fn retransmissions_are_not_copies() {
         let mut d = Dedup::default();
         assert!(!d.is_copy(0, &frame(7, 100, 5)));
@@ -179,6 +197,6 @@ mod tests {
         for i in 0..(REMEMBERED as u32 + 1000) {
             d.is_copy(i as u64, &frame(i as u16, i, i));
         }
-        assert!(d.order.len() <= REMEMBERED && d.latest.len() <= REMEMBERED);
+        assert!(d.latest.len() <= REMEMBERED);
     }
 }

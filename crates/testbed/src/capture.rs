@@ -89,6 +89,11 @@ impl Capture {
     /// Stamps and queues one packet; never blocks the relay.
     pub fn record(&mut self, packet: &[u8]) {
         let at = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or(Duration::ZERO);
+        self.record_at(at, packet);
+    }
+
+    /// Queues one packet stamped `at` (since the Unix epoch) by whoever saw it first.
+    pub fn record_at(&mut self, at: Duration, packet: &[u8]) {
         let kept_len = packet.len().min(SNAPLEN);
         let mut r = Record { at, len: packet.len() as u32, kept_len: kept_len as u8, kept: [0; SNAPLEN] };
         r.kept[..kept_len].copy_from_slice(&packet[..kept_len]);

@@ -15,6 +15,7 @@ pub mod bench;
 pub mod capture;
 pub mod delay;
 pub mod fidelity;
+pub mod host_capture;
 pub mod netns;
 mod outcome;
 pub mod plan;

@@ -21,6 +21,8 @@ pub struct RunOptions {
     pub progress: bool,
     /// Write a pcap per link direction into this folder (`LINK.pcap`, `LINK.reverse.pcap`).
     pub capture: Option<std::path::PathBuf>,
+    /// Capture on these nodes themselves, each into its file (`host_capture`): (node, pcap).
+    pub host_captures: Vec<(String, std::path::PathBuf)>,
 }
 
 /// Checks the scenario against what the testbed can run, without building anything.
@@ -32,6 +34,13 @@ pub fn check(l: &Loaded) -> Result<Plan> {
 /// Runs `l` on real Linux for its duration (wall-clock time) and returns its outcome.
 pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let plan = check(l)?;
+    let mut capture_nodes = Vec::new();
+    for (node, _) in &options.host_captures {
+        match plan.nodes.iter().position(|n| n == node) {
+            Some(i) => capture_nodes.push(i),
+            None => return fail(format!("--capture-host: no node '{node}' in the scenario (its nodes: {})", plan.nodes.join(", "))),
+        }
+    }
     if !crate::is_root() {
         return fail("pathpool testbed needs root (it builds network namespaces, TUN devices and queues); run it as root");
     }
@@ -95,6 +104,10 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
         directions.push(dir(from, to, Some(&link.forward), 0)?);
         directions.push(dir(to, from, link.reverse.as_ref(), 1)?);
     }
+    let mut hosts = Vec::new();
+    for ((node, path), i) in options.host_captures.iter().zip(&capture_nodes) {
+        hosts.push(crate::host_capture::HostCapture::start(node, &names[*i], path)?);
+    }
     let mut delay = DelayElement::start(directions);
     let spec = &l.scenario.simulation;
     let interval = Duration::from_nanos(spec.probe_interval / 1000);
@@ -141,6 +154,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     progress.finish();
     traffic.stop()?;
     delay.stop();
+    drop(hosts);
     let lost: Vec<u64> = delay.counters.iter().map(|c| c.lost.load(std::sync::atomic::Ordering::Relaxed)).collect();
     drop(ends);
     drop(namespaces);

@@ -36,7 +36,7 @@ fn one_reno_flow_fills_the_bottleneck_and_leaves_nothing_behind() {
     let dir = std::env::temp_dir().join(format!("pathpool-testbed-test-{}", std::process::id()));
     let capture = dir.join("capture");
     std::fs::create_dir_all(&capture).unwrap();
-    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: Some(capture.clone()) }).expect("the testbed runs");
+    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: Some(capture.clone()), host_captures: Vec::new() }).expect("the testbed runs");
     assert!(our_namespaces().is_empty(), "namespaces left behind: {:?}", our_namespaces());
     // The capture of the bottleneck's forward direction carries the link's rate: its packets'
     // lengths over their time span (the queue is never empty after slow start).
@@ -184,7 +184,7 @@ fn an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it() {
     }
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let l = scenario("scenarios/fidelity/mptcp-shared.toml", &["simulation.duration=6s", "simulation.warmup=2s", "flows.mp.cc=olia"]);
-    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: None });
+    let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() });
     assert!(pathpool_kernel::registered().is_empty(), "controllers left registered: {:?}", pathpool_kernel::registered());
     // Unregistered is not gone: a socket still using the controller keeps its struct_ops alive.
     let listed = std::process::Command::new("bpftool").args(["struct_ops", "list"]).output().expect("bpftool runs");
@@ -216,4 +216,83 @@ fn an_ack_per_segment_is_asked_on_the_receivers_route_back_for_tcp_and_subflows(
     // One route back per subflow (two) and one for the TCP flow.
     assert_eq!(quickack_lines(&["flows.*.delayed_ack=false"]).len(), 3);
     assert_eq!(quickack_lines(&["flows.tcp.delayed_ack=false"]).len(), 1);
+}
+
+#[test]
+fn an_unknown_capture_host_is_named_before_anything_is_built() {
+    let l = scenario("scenarios/fidelity/reno-alone.toml", &[]);
+    let options = pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: vec![("middle".into(), std::env::temp_dir().join("never-written.pcap"))] };
+    let Err(e) = pathpool_testbed::run(&l, &options) else { panic!("an unknown node was accepted") };
+    let e = e.to_string();
+    assert!(e.contains("--capture-host") && e.contains("'middle'") && e.contains("left, receiver, sender"), "{e}");
+}
+
+/// (time, IPv4 identification, source address, TCP payload bytes) of each TCP packet of a
+/// host capture (raw IPv4).
+fn tcp_packets(path: &Path) -> Vec<(f64, u16, [u8; 4], usize)> {
+    let mut reader = pcap_file::pcap::PcapReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut out = Vec::new();
+    while let Some(p) = reader.next_packet() {
+        let p = p.unwrap();
+        let ip = &p.data;
+        if ip.len() < 40 || ip[0] >> 4 != 4 || ip[9] != 6 {
+            continue;
+        }
+        let ihl = usize::from(ip[0] & 15) * 4;
+        let total = usize::from(u16::from_be_bytes([ip[2], ip[3]]));
+        let payload = total.saturating_sub(ihl + usize::from(ip[ihl + 12] >> 4) * 4);
+        out.push((p.timestamp.as_secs_f64(), u16::from_be_bytes([ip[4], ip[5]]), [ip[12], ip[13], ip[14], ip[15]], payload));
+    }
+    out
+}
+
+/// Captures on the nodes themselves: the sender sees its data leave and the ACKs arrive, the
+/// router records each forwarded packet twice with its queue between the copies, the
+/// receiver sees the data a path delay later; nothing is left behind.
+#[test]
+fn host_captures_record_what_each_node_sends_and_receives_and_leave_nothing_behind() {
+    if !root_or_skip("host_captures_record_what_each_node_sends_and_receives_and_leave_nothing_behind") {
+        return;
+    }
+    let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let l = scenario("scenarios/fidelity/reno-alone.toml", &["simulation.duration=6s", "simulation.warmup=2s"]);
+    let dir = std::env::temp_dir().join(format!("pathpool-testbed-hosts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hosts: Vec<(String, std::path::PathBuf)> = ["sender", "left", "receiver"].iter().map(|n| (n.to_string(), dir.join(format!("host-{n}.pcap")))).collect();
+    pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: hosts }).expect("the testbed runs");
+    assert!(our_namespaces().is_empty(), "namespaces left behind: {:?}", our_namespaces());
+    let threads = std::fs::read_dir("/proc/self/task").unwrap().filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok()).filter(|c| c.starts_with("capture-")).count();
+    assert_eq!(threads, 0, "capture threads still running");
+    let sender = tcp_packets(&dir.join("host-sender.pcap"));
+    let router = tcp_packets(&dir.join("host-left.pcap"));
+    let receiver = tcp_packets(&dir.join("host-receiver.pcap"));
+    // The data's source is the sender's address: its packets with payload.
+    let data_src = sender.iter().find(|p| p.3 > 0).expect("the sender's capture has data").2;
+    let data = |v: &[(f64, u16, [u8; 4], usize)]| v.iter().filter(|p| p.2 == data_src && p.3 > 0).count();
+    let acks = |v: &[(f64, u16, [u8; 4], usize)]| v.iter().filter(|p| p.2 != data_src).count();
+    assert!(data(&sender) > 1000 && acks(&sender) > 300, "sender: {} data, {} ACKs", data(&sender), acks(&sender));
+    assert!(data(&receiver) > 1000 && acks(&receiver) > 300, "receiver: {} data, {} ACKs", data(&receiver), acks(&receiver));
+    // The router: each data packet in and out (same identification), the out copy held by the
+    // 20 Mb/s queue: never earlier, and at most its 67 packets (40 ms) plus the stack's time.
+    let mut first = std::collections::HashMap::new();
+    let mut held = Vec::new();
+    for p in router.iter().filter(|p| p.2 == data_src && p.3 > 0) {
+        match first.remove(&p.1) {
+            Some(t) => held.push(p.0 - t),
+            None => {
+                first.insert(p.1, p.0);
+            }
+        }
+    }
+    assert!(held.len() * 10 >= data(&sender) * 9, "{} of {} data packets seen twice at the router", held.len(), data(&sender));
+    held.sort_by(f64::total_cmp);
+    let (least, most) = (held[0], held[held.len() - 1]);
+    let median = held[held.len() / 2];
+    assert!(least >= 0.0 && median > 0.005 && most < 0.060, "held in the router's queue: least {least}, median {median}, most {most} s");
+    // The receiver sees the data a path delay (1 + 19 ms) after the sender sent it.
+    let sent: std::collections::HashMap<u16, f64> = sender.iter().filter(|p| p.2 == data_src && p.3 > 0).map(|p| (p.1, p.0)).collect();
+    let mut owd: Vec<f64> = receiver.iter().filter(|p| p.2 == data_src && p.3 > 0).filter_map(|p| Some(p.0 - sent.get(&p.1)?)).collect();
+    owd.sort_by(f64::total_cmp);
+    assert!(owd.len() > 1000 && owd[0] >= 0.020, "{} matched, least one-way delay {:?}", owd.len(), owd.first());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

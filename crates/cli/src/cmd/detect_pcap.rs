@@ -6,6 +6,7 @@
 
 use super::detect::{Config, DetectArgs, DetectorKind};
 use super::detect_support::{Ledger, Minimum, Support};
+use super::detect_verdict::{verdict, Verdict};
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use pathpool_pcap::plan::{self, Method, Plan};
@@ -194,7 +195,13 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
             "name": c.name,
             "mptcp_token": c.token.map(|t| format!("{t:08x}")),
             "subflows": c.subflows.iter().map(|&i| subflow_json(&plan, &counts, &support, i)).collect::<Vec<_>>(),
+            "answer": (c.subflows.len() > 1).then(|| answer_json(&plan, &c.subflows, &verdict(&c.subflows, &replay.decisions, &support))),
         })).collect::<Vec<_>>(),
+        // Every analysed flow together (the TCP flows of a host, or several connections).
+        "answer_all_flows": (plan.connections.len() > 1).then(|| answer_json(&plan, &(0..n).collect::<Vec<_>>(), &verdict(&(0..n).collect::<Vec<_>>(), &replay.decisions, &support))),
+        // The rule (crates/cli/src/cmd/detect_verdict.rs): an answer only when this share of
+        // the full-window decisions agree.
+        "answer_agreement": super::detect_verdict::AGREEMENT,
         // What a decision must rest on (crates/cli/src/cmd/detect_support.rs): samples in the
         // last `window` intervals of `interval_s`, at least `intervals_with_samples` of them
         // holding one, one in the last `recent`, `samples` in all, and a full window since the
@@ -222,8 +229,10 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     });
     write(&out.join("summary.json"), &(serde_json::to_string_pretty(&summary).expect("json") + "\n"))?;
     timeline(&out.join("timeline.png"), &replay, &plan)?;
-    print!("{text}");
-    println!("-> {}", out.path().display());
+    // A reader that stops early (`| head -1`) closes stdout: everything is in the files by
+    // now, so a refused write ends the command quietly (print! would panic on it).
+    let mut stdout = std::io::stdout().lock();
+    let _ = std::io::Write::write_all(&mut stdout, format!("{text}-> {}\n", out.path().display()).as_bytes());
     out.finish();
     Ok(())
 }
@@ -265,6 +274,30 @@ fn tick_text(ns: f64) -> String {
     } else {
         format!("{:.4} us per tick", ns / 1e3)
     }
+}
+
+/// A verdict for summary.json: the grouping as groups of subflow names, the counts, and
+/// `cannot_tell` with the reason when the decisions do not settle it.
+fn answer_json(plan: &Plan, subflows: &[usize], v: &Verdict) -> Value {
+    json!({
+        "grouping": grouping_text(plan, subflows, &v.grouping),
+        "decisions": v.decisions,
+        "agreeing": v.agreeing,
+        "runner_up": v.runner_up.as_ref().map(|(g, k)| json!({ "grouping": grouping_text(plan, subflows, g), "decisions": k })),
+        "settled": v.settled(),
+        "cannot_tell": v.why_not(),
+    })
+}
+
+/// `{a, b}  {c}  not bottlenecked: d` for labels of `subflows` (as `group_text`).
+fn grouping_text(plan: &Plan, subflows: &[usize], labels: &[u32]) -> String {
+    let mut full = vec![0u32; plan.subflows.len()];
+    let mut members = vec![false; plan.subflows.len()];
+    for (&i, &g) in subflows.iter().zip(labels) {
+        full[i] = g;
+        members[i] = true;
+    }
+    group_text_of(plan, &Observation { time_ns: 0, groups: full }, &members)
 }
 
 fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], support: &[Vec<Support>], i: usize) -> Value {
@@ -319,8 +352,13 @@ fn inventory(s: &pathpool_pcap::Survey, plan: &Plan, o: &plan::Options) -> Strin
 }
 
 fn group_text(plan: &Plan, d: &Observation) -> String {
+    group_text_of(plan, d, &vec![true; d.groups.len()])
+}
+
+/// The groups of the subflows marked in `members`.
+fn group_text_of(plan: &Plan, d: &Observation, members: &[bool]) -> String {
     let mut groups: Vec<(u32, Vec<&str>)> = Vec::new();
-    for (i, &g) in d.groups.iter().enumerate() {
+    for (i, &g) in d.groups.iter().enumerate().filter(|(i, _)| members[*i]) {
         let name = plan.subflows[i].name.split(' ').next().unwrap_or("");
         match groups.iter_mut().find(|(x, _)| *x == g) {
             Some((_, v)) => v.push(name),
@@ -356,6 +394,13 @@ fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, count
                 let _ = writeln!(t, "    {below} of {} decisions rest on fewer samples than the detector's minimum (decisions.csv below_min)", support.len());
             }
         }
+        if c.subflows.len() > 1 {
+            let _ = writeln!(t, "  answer: {}", answer_text(plan, &c.subflows, &verdict(&c.subflows, &r.decisions, support)));
+        }
+    }
+    if plan.connections.len() > 1 {
+        let all: Vec<usize> = (0..plan.subflows.len()).collect();
+        let _ = writeln!(t, "answer for all flows: {}", answer_text(plan, &all, &verdict(&all, &r.decisions, support)));
     }
     for (k, why) in &plan.left_out {
         let _ = writeln!(t, "left out {k}: {why}");
@@ -381,6 +426,16 @@ fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, count
     }
     let _ = writeln!(t, "last decision ({:.1} s): {}", last.time_ns as f64 / 1e9, group_text(plan, last));
     t
+}
+
+fn answer_text(plan: &Plan, subflows: &[usize], v: &Verdict) -> String {
+    match v.why_not() {
+        None => format!("{} in {} of {} full-window decisions", grouping_text(plan, subflows, &v.grouping), v.agreeing, v.decisions),
+        Some(why) => match &v.runner_up {
+            Some((g, _)) => format!("cannot tell: {why} (most frequent {}, next {})", grouping_text(plan, subflows, &v.grouping), grouping_text(plan, subflows, g)),
+            None => format!("cannot tell: {why}"),
+        },
+    }
 }
 
 /// `time_s,subflow,connection,group`; with `support` (decisions) also the delay signal, the

@@ -8,6 +8,7 @@ pub mod detect;
 mod detect_pcap;
 mod detect_support;
 mod detect_truth;
+mod detect_verdict;
 mod trace_csv;
 pub mod tracegen;
 pub mod run;

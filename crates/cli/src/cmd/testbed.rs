@@ -53,6 +53,11 @@ pub struct TestbedRunArgs {
     /// packet headers, stamped as they arrive at the link's far end.
     #[arg(long)]
     pub capture: bool,
+    /// Also capture on this node itself, as tcpdump -i any in it would (repeatable): every
+    /// packet it sends or receives, kernel-stamped, into DIR/capture/host-NODE.pcap; a router
+    /// records each forwarded packet on the way in and on the way out.
+    #[arg(long = "capture-host", value_name = "NODE")]
+    pub capture_host: Vec<String>,
 }
 
 #[derive(Args)]
@@ -109,10 +114,11 @@ fn run_scenario(args: TestbedRunArgs) -> Result<(), CliError> {
         let dir = if args.repeat == 1 { out.path().to_path_buf() } else { out.join(&format!("repeat-{k}")) };
         std::fs::create_dir_all(&dir)?;
         let capture = args.capture.then(|| dir.join("capture"));
-        if let Some(c) = &capture {
-            std::fs::create_dir_all(c)?;
+        let host_captures: Vec<(String, PathBuf)> = args.capture_host.iter().map(|n| (n.clone(), dir.join("capture").join(format!("host-{n}.pcap")))).collect();
+        if capture.is_some() || !host_captures.is_empty() {
+            std::fs::create_dir_all(dir.join("capture"))?;
         }
-        let options = pathpool_testbed::RunOptions { progress: true, capture };
+        let options = pathpool_testbed::RunOptions { progress: true, capture, host_captures };
         let outcome = pathpool_testbed::run(&loaded, &options).map_err(|e| CliError::runtime(e.to_string()))?;
         let summary = pathpool_testbed::write_outputs(&dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", dir.display())))?;
         runs.push(summary);

@@ -9,6 +9,9 @@ pub mod detect_pcap;
 #[path = "../../../cli/src/cmd/detect_support.rs"]
 #[allow(dead_code)]
 pub mod detect_support;
+#[path = "../../../cli/src/cmd/detect_verdict.rs"]
+#[allow(dead_code)]
+pub mod detect_verdict;
 #[path = "../../../cli/src/cmd/detect_truth.rs"]
 pub mod detect_truth;
 #[path = "../../../cli/src/cmd/trace_csv.rs"]

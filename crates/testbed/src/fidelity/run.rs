@@ -71,7 +71,7 @@ pub fn real_repeat(case: &Case, settings: &Settings, out: &Path, repeat: u32, si
     let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
     let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let options = crate::RunOptions { progress: false, capture: None };
+    let options = crate::RunOptions { progress: false, capture: None, host_captures: Vec::new() };
     let summary = if uses_sbd(&crate::run::check(&loaded)?) {
         let (outcome, daemon) = with_sbd_daemon(&dir, || crate::run(&loaded, &options), &|line| log(&format!("{}: real repeat {repeat}: {line}", case.name)))?;
         let mut summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
