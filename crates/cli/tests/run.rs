@@ -200,3 +200,27 @@ fn help_leaves_no_option_unexplained() {
         }
     }
 }
+
+/// An MPTCP run with nothing to compare it with says why it has no sum_ratio, rather than
+/// printing `tcp_mbps = 0.0` and leaving the ratio out silently.
+#[test]
+fn a_missing_sum_ratio_is_explained() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/mptcp-shared-bottleneck.toml");
+    let run = |tag: &str, sets: &[&str]| {
+        let out = temp(tag);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pathpool"));
+        cmd.arg("run").arg(example).arg("--out").arg(&out).args(["--set", "simulation.duration=5s", "--set", "simulation.warmup=1s"]);
+        for s in sets {
+            cmd.args(["--set", s]);
+        }
+        let r = cmd.output().unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let _ = std::fs::remove_dir_all(&out);
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    let with = run("ratio", &[]);
+    assert!(with.contains("sum_ratio = ") && !with.contains("no sum_ratio"), "{with}");
+    let without = run("no-ratio", &["flows.tcp.competitor=false"]);
+    assert!(!without.contains("sum_ratio = "), "{without}");
+    assert!(without.contains("note: no sum_ratio and tcp_mbps = 0: no flow is marked `competitor = true`"), "{without}");
+}

@@ -57,6 +57,14 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         // TCP has none, yet idealised hosts can read LIA at 3x TCP (docs/scenarios.md).
         lines.push("note: hosts = \"ideal\" is not validated against real hosts: at a drop-tail queue its flows can lock into phase, so shares may say where packets fell, not what the congestion control does (docs/fidelity.md, \"Can I trust this number?\")".to_string());
     }
+    if summary.contains_key("mptcp_mbps") && !summary.contains_key("sum_ratio") {
+        let competitors = loaded.scenario.flows.iter().any(|f| matches!(&f.kind, pathpool_scenario::schema::FlowKind::Tcp(t) if t.competitor));
+        lines.push(if competitors {
+            "note: no sum_ratio: the competitor flows delivered nothing, so MPTCP has no TCP share to be compared with".to_string()
+        } else {
+            "note: no sum_ratio and tcp_mbps = 0: no flow is marked `competitor = true`, the TCP flows MPTCP is compared with (docs/scenarios.md)".to_string()
+        });
+    }
     lines.extend(outcome.warnings.iter().map(|w| format!("warning: {w}")));
     // A closed stdout (`| head`) must not turn a finished run into a failure.
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
