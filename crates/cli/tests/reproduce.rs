@@ -73,6 +73,8 @@ fn bad_input_is_refused_with_a_clear_error() {
     assert_usage_error(&["reproduce", "nosuchpaper", "--out", dir], "<paper>", &out.0);
     assert_usage_error(&["reproduce", "ferlin2016", "--jobs", "0", "--out", dir], "--jobs", &out.0);
     assert_usage_error(&["reproduce", "ferlin2016", "--scenarios", "/nonexistent", "--out", dir], "--scenarios", &out.0);
+    // Seeds after an offset near the top of u64 would wrap around to 0, 1, ...
+    assert_usage_error(&["reproduce", "ferlin2016", "--quick", "--seed-offset", &u64::MAX.to_string(), "--out", dir], "--seed-offset", &out.0);
 
     // A folder holding something else is not written into, and its files stay.
     std::fs::create_dir_all(&out.0).unwrap();

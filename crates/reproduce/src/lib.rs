@@ -37,6 +37,10 @@ pub struct Options {
     pub seed_offset: u64,
 }
 
+/// More seeds than any paper's experiment runs: `seed_offset` is refused above
+/// `u64::MAX - MAX_SEEDS`, so that no seed number wraps around.
+pub const MAX_SEEDS: u64 = 1_000_000;
+
 impl Options {
     /// The scenario folder of one paper.
     pub fn paper_dir(&self, paper: &str) -> PathBuf {
@@ -46,7 +50,9 @@ impl Options {
     /// `full` seeds normally, `quick` seeds under `--quick`, numbered from 1 (after the
     /// offset).
     pub fn seeds(&self, full: u64, quick: u64) -> Vec<u64> {
-        (1..=if self.quick { quick } else { full }).map(|s| s + self.seed_offset).collect()
+        let count = if self.quick { quick } else { full };
+        assert!(count <= MAX_SEEDS, "a paper asks for {count} seeds, above MAX_SEEDS");
+        (1..=count).map(|s| s.checked_add(self.seed_offset).expect("seed_offset is checked against MAX_SEEDS")).collect()
     }
 }
 

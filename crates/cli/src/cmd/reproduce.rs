@@ -54,6 +54,10 @@ pub fn run(args: ReproduceArgs) -> Result<(), CliError> {
             )))
         }
     };
+    let largest = u64::MAX - pathpool_reproduce::MAX_SEEDS;
+    if args.seed_offset > largest {
+        return Err(CliError::usage(format!("--seed-offset: expected at most {largest}, got {} (the seeds after it must fit in 64 bits, not wrap around to 0)", args.seed_offset)));
+    }
     let opts = Options { quick: args.quick, scenarios, seed_offset: args.seed_offset };
     let offset = if args.seed_offset > 0 { format!(" --seed-offset {}", args.seed_offset) } else { String::new() };
     let command = format!("pathpool reproduce {}{}{offset}", args.paper, if args.quick { " --quick" } else { "" });
