@@ -224,3 +224,21 @@ fn a_missing_sum_ratio_is_explained() {
     assert!(!without.contains("sum_ratio = "), "{without}");
     assert!(without.contains("note: no sum_ratio and tcp_mbps = 0: no flow is marked `competitor = true`"), "{without}");
 }
+
+/// A clock offset near the ends of i64 would wrap the receive times around (release build):
+/// refused with the bounds, and nothing written.
+#[test]
+fn tracegen_refuses_a_clock_offset_that_would_wrap() {
+    let out = temp("tracegen-offset");
+    for offset in [i64::MIN, i64::MAX] {
+        let r = Command::new(env!("CARGO_BIN_EXE_pathpool"))
+            .args(["tracegen", "--duration", "1", "--clock-offset-us", &offset.to_string(), "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{err}");
+        assert!(err.contains("--clock-offset-us: expected"), "{err}");
+        assert!(!out.exists(), "nothing written");
+    }
+}

@@ -9,6 +9,8 @@ use pathpool_trace::gen::{generate, TraceConfig};
 use serde_json::json;
 use std::path::PathBuf;
 
+const MAX_CLOCK_OFFSET_US: u64 = 1_000_000_000_000_000;
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bottleneck {
     /// Every flow crosses one queue.
@@ -36,7 +38,7 @@ pub struct TracegenArgs {
     /// Mean per-packet path noise, ms (exponential; each path scales it by 0.5-1.5).
     #[arg(long, default_value_t = 0.5)]
     pub noise_ms: f64,
-    /// Receiver clock offset, µs.
+    /// Receiver clock offset, µs (-10^15 to 10^15).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     pub clock_offset_us: i64,
     /// Receiver clock skew relative to the sender, parts per million.
@@ -67,6 +69,11 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     }
     if !a.clock_skew_ppm.is_finite() || a.clock_skew_ppm.abs() > 100_000.0 {
         return Err(CliError::usage(format!("--clock-skew-ppm: expected -100000 to 100000, got {}", a.clock_skew_ppm)));
+    }
+    // Receive times are microseconds in an i64: an offset beyond this (about 31 years) could
+    // wrap them around in the release build.
+    if a.clock_offset_us.unsigned_abs() > MAX_CLOCK_OFFSET_US {
+        return Err(CliError::usage(format!("--clock-offset-us: expected -{MAX_CLOCK_OFFSET_US} to {MAX_CLOCK_OFFSET_US} (about 31 years), got {}", a.clock_offset_us)));
     }
     if a.alike_queues && a.bottleneck == Bottleneck::Shared {
         return Err(CliError::usage("--alike-queues: applies to --bottleneck separate only (a shared bottleneck is one queue)"));
