@@ -242,3 +242,27 @@ fn tracegen_refuses_a_clock_offset_that_would_wrap() {
         assert!(!out.exists(), "nothing written");
     }
 }
+
+/// A detector memory far beyond any detector's (10^8 intervals) is refused with its bounds
+/// before anything is allocated, instead of aborting on the allocation.
+#[test]
+fn detect_refuses_an_unbounded_detector_window() {
+    let trace = temp("detect-n-trace");
+    let made = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(["tracegen", "--duration", "5", "--flows", "2", "--out"]).arg(&trace).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let out = temp("detect-n-out");
+    for param in ["n=100000000", "t_ms=1000000000"] {
+        let r = Command::new(env!("CARGO_BIN_EXE_pathpool"))
+            .args(["detect", "--input"])
+            .arg(trace.join("owd.csv"))
+            .args(["--param", param, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "--param {param}: {err}");
+        assert!(err.contains("--param") && err.contains("at most") || err.contains("must be in 2..="), "--param {param}: {err}");
+        assert!(!out.exists(), "nothing written");
+    }
+    let _ = std::fs::remove_dir_all(&trace);
+}

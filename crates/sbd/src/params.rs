@@ -91,6 +91,12 @@ pub struct SbdParams {
     pub change_keep_stats: bool,
 }
 
+/// The largest memory (`n`, `skew_window`) a detector takes: RFC 8382 suggests N = 50
+/// intervals; 100 000 is about 10 hours of 350 ms intervals.
+pub const MAX_N: usize = 100_000;
+/// The longest interval `t_ms` (60 s; RFC 8382 suggests 350 ms).
+pub const MAX_T_NS: u64 = 60_000_000_000;
+
 impl SbdParams {
     /// RFC 8382 §2.2 values; p_l = 0.1 (not given in the RFC, §11 item 13); M/F weighting and
     /// noise removal on (RFC SHOULDs); loss refines the skew split (step 5); no grouping before
@@ -216,8 +222,13 @@ impl SbdParams {
         if self.t_ns == 0 {
             return Err("t_ms: must be positive".into());
         }
-        if self.n < 2 {
-            return Err(format!("n: must be at least 2, got {}", self.n));
+        // Upper bounds before anything is allocated: the detector keeps n intervals per flow
+        // (and n x n pairs), so an n of 10^8 would abort on allocation instead of answering.
+        if self.t_ns > MAX_T_NS {
+            return Err(format!("t_ms: at most {} ms, got {} ms", MAX_T_NS / 1_000_000, self.t_ns as f64 / 1e6));
+        }
+        if self.n < 2 || self.n > MAX_N {
+            return Err(format!("n: must be in 2..={MAX_N}, got {}", self.n));
         }
         if self.m < 2 || self.m > self.n {
             return Err(format!("m: must be in 2..=n ({}), got {}", self.n, self.m));
@@ -246,8 +257,8 @@ impl SbdParams {
         if self.change_detect && !(1..=u16::MAX as usize).contains(&self.change_confirm) {
             return Err(format!("change_confirm: must be in 1..={}, got {}", u16::MAX, self.change_confirm));
         }
-        if self.skew_removal && self.skew_window < 4 {
-            return Err(format!("skew_window: must be at least 4, got {}", self.skew_window));
+        if self.skew_removal && !(4..=MAX_N).contains(&self.skew_window) {
+            return Err(format!("skew_window: must be in 4..={MAX_N}, got {}", self.skew_window));
         }
         for (name, v) in [
             ("c_s", self.c_s),
