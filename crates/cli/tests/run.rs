@@ -266,3 +266,15 @@ fn detect_refuses_an_unbounded_detector_window() {
     }
     let _ = std::fs::remove_dir_all(&trace);
 }
+
+/// A scenario "file" that is a device (or an endless stream) is refused by name at once,
+/// not read until memory runs out.
+#[test]
+fn a_device_as_scenario_file_is_refused() {
+    let out = temp("device");
+    let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(["run", "/dev/zero", "--out"]).arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(err.contains("/dev/zero") && err.contains("device"), "{err}");
+    assert!(!out.exists());
+}

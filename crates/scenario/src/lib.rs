@@ -6,6 +6,7 @@
 //! topology with resolved routes (`topology`); any error names the file and line (or the
 //! override), the field and what was expected, and nothing runs before all of it passed.
 
+pub mod bounded_read;
 pub mod capture;
 mod cc;
 mod csv_out;
@@ -50,7 +51,8 @@ pub struct Loaded {
 /// Reads, overrides (`KEY=VALUE`, in order) and checks a scenario file.
 pub fn load(path: &Path, overrides: &[String]) -> Result<Loaded, ScenarioError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::file(&name, format!("cannot read the scenario file: {e}")))?;
+    let text = bounded_read::read_bounded(path, bounded_read::TEXT_LIMIT)
+        .map_err(|e| ScenarioError::file(&name, format!("cannot read the scenario file: {e}")))?;
     load_str(&name, &text, overrides)
 }
 

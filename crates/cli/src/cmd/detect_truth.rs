@@ -14,7 +14,8 @@ use std::path::Path;
 /// `flows: [{"flow": "f1", "group": 1}, ...]`.
 pub fn read(path: &Path, flows: &[String]) -> Result<Vec<u32>, CliError> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("--truth '{name}': cannot read: {e}")))?;
+    let text = pathpool_scenario::bounded_read::read_bounded(path, pathpool_scenario::bounded_read::TEXT_LIMIT)
+        .map_err(|e| CliError::usage(format!("--truth '{name}': cannot read: {e}")))?;
     let doc: Value = serde_json::from_str(&text).map_err(|e| CliError::usage(format!("--truth '{name}': not JSON: {e}")))?;
     let expected = "expected \"flows\": [{\"flow\": ID, \"group\": N}, ...] as tracegen writes it";
     let entries = doc.get("flows").and_then(Value::as_array).ok_or_else(|| CliError::usage(format!("--truth '{name}': no \"flows\" list; {expected}")))?;
