@@ -278,3 +278,20 @@ fn a_device_as_scenario_file_is_refused() {
     assert!(err.contains("/dev/zero") && err.contains("device"), "{err}");
     assert!(!out.exists());
 }
+
+/// `quic run` prints its headline figures as `run` does, not only a path.
+#[test]
+fn quic_run_prints_its_summary() {
+    let out = temp("quic-summary");
+    let r = Command::new(env!("CARGO_BIN_EXE_pathpool"))
+        .args(["quic", "run", "--topology", "shared", "--duration", "2", "--warmup", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    for key in ["backend = \"mpquic-loopback\"", "total_throughput_mbps = ", "bottleneck_utilization = ", "wrote "] {
+        assert!(stdout.contains(key), "{key} missing: {stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

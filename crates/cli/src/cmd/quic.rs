@@ -138,8 +138,21 @@ fn run_one(a: QuicRunArgs) -> Result<(), CliError> {
     let topology = format!("{:?}", a.topology).to_lowercase();
     write_run(&out, &exp, &report, cc, &topology, "mpquic-loopback", started.elapsed().as_secs_f64(), |_| {})?;
     out.finish();
-    println!("{}", a.out.join("summary.json").display());
+    print_summary(&a.out);
     flow_errors(&report)
+}
+
+/// The run's headline figures from its summary.json, as `pathpool run` prints its own, then
+/// where it was written.
+pub fn print_summary(out: &std::path::Path) {
+    use std::io::Write as _;
+    let text = std::fs::read_to_string(out.join("summary.json")).unwrap_or_default();
+    let summary: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
+    let keys = ["backend", "topology", "cc", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "quic.mp_over_single_path", "wall_seconds"];
+    let mut lines: Vec<String> = keys.iter().filter_map(|k| summary.get(*k).map(|v| format!("{k} = {v}"))).collect();
+    lines.push(format!("wrote {}", out.display()));
+    // A closed stdout (`| head`) must not turn a finished run into a failure.
+    let _ = writeln!(std::io::stdout().lock(), "{}", lines.join("\n"));
 }
 
 /// Every flow's error, as the command's failure (the outputs are written first).

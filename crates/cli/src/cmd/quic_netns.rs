@@ -230,7 +230,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     drop(tuns);
     drop(spaces);
     out.finish();
-    println!("{}", a.out.join("summary.json").display());
+    super::quic::print_summary(&a.out);
     if !failed.is_empty() {
         return Err(CliError::runtime(format!("processes failed (outputs written; see their logs): {}", failed.join(", "))));
     }
