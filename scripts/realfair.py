@@ -274,7 +274,8 @@ def shares_table(a):
     for mode in ("fixed", "stock"):
         ld = loads(os.path.join(a.out, mode))
         if ld:
-            text += f"\n\nLoad average (1 min) at the start and end of the {mode} runs: {' and '.join(f'{x:.1f}' for x in ld)}."
+            text += (f"\n\nLoad average (1 min) at each case's start and end, {'with the fix' if mode == 'fixed' else 'without it'}: "
+                     f"{min(ld):.1f}-{max(ld):.1f} (median {statistics.median(ld):.1f}).")
     return text
 
 
