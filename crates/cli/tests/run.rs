@@ -295,3 +295,14 @@ fn quic_run_prints_its_summary() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A report read by something that stops reading (`| head -1`) ends the command quietly, not
+/// with a panic: here `kernel receiver status`, which needs no root.
+#[test]
+fn a_closed_stdout_ends_kernel_commands_quietly() {
+    let line = format!("set -o pipefail; '{}' kernel receiver status | true; echo status=${{PIPESTATUS[0]}}", env!("CARGO_BIN_EXE_pathpool"));
+    let r = Command::new("bash").args(["-c", &line]).output().unwrap();
+    let (out, err) = (String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&r.stderr));
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.contains("status=0") || err.contains("cannot run `ip`"), "{out}{err}");
+}

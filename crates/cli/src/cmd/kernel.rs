@@ -5,6 +5,21 @@
 use crate::error::CliError;
 use clap::Subcommand;
 
+/// Prints to stdout, ignoring a closed stdout (`| head -1`): what the command did is done,
+/// whether or not its report can be read.
+macro_rules! say_raw {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 #[derive(Subcommand)]
 pub enum KernelWhat {
     /// Register pathpool_lia, pathpool_olia, pathpool_balia and pathpool_sbd (they stay
@@ -58,15 +73,15 @@ fn receiver(what: ReceiverWhat) -> Result<(), CliError> {
     match what {
         ReceiverWhat::On => {
             let changed = pathpool_kernel::receiver_on().map_err(CliError::runtime)?;
-            print!("receiver fix on: quickack 1 on {} route(s)\n{}", changed.len(), list(&changed));
+            say_raw!("receiver fix on: quickack 1 on {} route(s)\n{}", changed.len(), list(&changed));
         }
         ReceiverWhat::Off => {
             let restored = pathpool_kernel::receiver_off().map_err(CliError::runtime)?;
-            print!("receiver fix off: {} route(s) restored\n{}", restored.len(), list(&restored));
+            say_raw!("receiver fix off: {} route(s) restored\n{}", restored.len(), list(&restored));
         }
         ReceiverWhat::Status => {
             let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
-            print!("receiver fix: {}\nroutes with quickack 1: {}\n{}", if on { "on" } else { "off" }, quick.len(), list(&quick));
+            say_raw!("receiver fix: {}\nroutes with quickack 1: {}\n{}", if on { "on" } else { "off" }, quick.len(), list(&quick));
         }
     }
     Ok(())
@@ -82,14 +97,14 @@ pub fn run(what: KernelWhat) -> Result<(), CliError> {
                     return Err(CliError::runtime(e));
                 }
             }
-            println!("registered: {}{}", names.join(" "), if pacing { " (pacing on)" } else { "" });
+            say!("registered: {}{}", names.join(" "), if pacing { " (pacing on)" } else { "" });
         }
         KernelWhat::Unload => {
             let names = pathpool_kernel::unload().map_err(CliError::runtime)?;
             if names.is_empty() {
-                println!("nothing was registered");
+                say!("nothing was registered");
             } else {
-                println!("unregistered: {}", names.join(" "));
+                say!("unregistered: {}", names.join(" "));
             }
         }
         KernelWhat::Sbd { seconds, samples } => {
@@ -107,10 +122,10 @@ pub fn run(what: KernelWhat) -> Result<(), CliError> {
         }
         KernelWhat::Status => {
             let s = pathpool_kernel::status().map_err(CliError::runtime)?;
-            print!("{s}");
+            say_raw!("{s}");
             // The fix acts on the receiving host, which may be this one: say whether it is on.
             let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
-            println!("receiver fix (this network namespace): {}, {} route(s) with quickack 1", if on { "on" } else { "off" }, quick.len());
+            say!("receiver fix (this network namespace): {}, {} route(s) with quickack 1", if on { "on" } else { "off" }, quick.len());
         }
         KernelWhat::Receiver { what } => receiver(what)?,
     }
