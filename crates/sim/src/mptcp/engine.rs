@@ -14,7 +14,7 @@ use pathpool_cc::Controller;
 
 use super::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
 use super::receiver::{DataReceiver, SbdReceiver};
-use super::sender::DataSender;
+use super::sender::{AckShape, DataSender};
 use crate::element::FlowId;
 use crate::packet::{Packet, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
 use crate::tcp::{ConnectionMemory, FlowOwner, TcpSender};
@@ -131,7 +131,8 @@ impl FlowOwner for MptcpLayer {
             }
         }
         if p.flags & FLAG_ECHO_VALID != 0 && p.seq > s.snd_una() {
-            conn.data.on_rtt(k, now - conn.start, now - p.ts);
+            let acked = AckShape { segments: p.seq - s.snd_una(), in_order: p.sack_count() == 0 };
+            conn.data.on_rtt(k, now - conn.start, now - p.ts, acked);
         }
         ctl.set_coupling(s.subflow, conn.data.coupling[k]);
         if conn.data.groups_changed {

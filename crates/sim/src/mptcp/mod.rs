@@ -1,6 +1,7 @@
 //! Multipath TCP in the simulator: connections of several TCP subflows with one coupled
 //! controller, data-level reassembly, schedulers, and MPTCP-SBD / TR-LIA (see `engine`).
 
+mod ack_delay;
 pub mod config;
 pub(crate) mod engine;
 pub mod options;

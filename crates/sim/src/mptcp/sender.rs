@@ -55,6 +55,14 @@ impl DsnMap {
     }
 }
 
+/// What an ACK that gave an RTT sample acknowledged: how many segments it newly covered,
+/// and whether it carried no SACK block (the receiver held nothing out of order).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AckShape {
+    pub segments: u64,
+    pub in_order: bool,
+}
+
 /// The sender's store of MP_GROUP decisions: per subflow, the last 8 (epoch, group) pairs
 /// (algorithms.md §7.2) with their arrival order.
 const RING: usize = 8;
@@ -176,8 +184,8 @@ impl SbdSender {
     }
 
     /// An RTT sample for the verifier; true when the coupling sets may change.
-    fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) -> bool {
-        self.verifier.as_mut().is_some_and(|v| v.on_rtt(sf, since_start, rtt))
+    fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
+        self.verifier.as_mut().is_some_and(|v| v.on_rtt(sf, since_start, rtt, acked))
     }
 }
 
@@ -344,10 +352,11 @@ impl DataSender {
         }
     }
 
-    /// An RTT sample of subflow `sf` (TR-LIA's detector input, and MPTCP-SBD's verifier's).
-    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) {
+    /// An RTT sample of subflow `sf` (TR-LIA's detector input, and MPTCP-SBD's verifier's),
+    /// taken on an ACK of shape `acked`.
+    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) {
         if let Coupler::Sbd(s) = &mut self.coupler {
-            if s.on_rtt(sf, since_start, rtt) {
+            if s.on_rtt(sf, since_start, rtt, acked) {
                 s.coupling_sets(&mut self.coupling, &mut self.groups);
                 // Only a pairwise connection has groups; others never call set_groups.
                 self.groups_changed |= !self.groups.is_empty();

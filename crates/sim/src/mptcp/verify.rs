@@ -8,13 +8,17 @@
 //! return paths are not congested. The check runs that detector (S0's parameters with the
 //! delay-correlation split, which keeps separate bottlenecks apart: docs/sbd.md) and lets
 //! the receiver's decisions only loosen coupling where the sender's own agree: two subflows
-//! are coupled when either side puts them in one congested group. A pair the sender found
+//! are coupled when either side puts them in one congested group, or the sender finds one
+//! of them not congested. A pair the sender found
 //! shared stays coupled until two of its decisions in a row find it apart, so a receiver that
 //! flaps between "shared" and "apart" cannot use the sender's occasional wrong decision.
+//! Samples whose ACK the receiver may have delayed are left out (`super::ack_delay`).
 
 use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
 
+use super::ack_delay::DelayedAckFilter;
 use super::receiver::SampleThinning;
+use super::sender::AckShape;
 use crate::time::{to_nanos, Time};
 
 pub(crate) struct Verifier {
@@ -26,6 +30,8 @@ pub(crate) struct Verifier {
     previous: Option<Vec<u32>>,
     /// One sample per subflow per slot, as at the receiver.
     thinning: SampleThinning,
+    /// Leaves out the samples that may include the receiver's delayed-ACK wait.
+    delayed_acks: DelayedAckFilter,
 }
 
 impl Verifier {
@@ -37,14 +43,18 @@ impl Verifier {
             groups: None,
             previous: None,
             thinning: SampleThinning::new(n, spacing),
+            delayed_acks: DelayedAckFilter::new(n),
         }
     }
 
-    /// An RTT sample of subflow `sf` at `since_start`; true when a new decision was made.
-    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time) -> bool {
+    /// An RTT sample of subflow `sf` at `since_start`, on an ACK of shape `acked`; true when
+    /// a new decision was made.
+    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
         let now_ns = to_nanos(since_start);
         let decided = self.poll(now_ns);
-        if self.thinning.take(sf, since_start) {
+        // A sample that may hold the receiver's delayed-ACK wait counts as a packet without
+        // one, as a thinned sample does.
+        if self.delayed_acks.usable(sf, acked.segments, acked.in_order) && self.thinning.take(sf, since_start) {
             self.detector.on_owd_sample(sf, now_ns, to_nanos(rtt) as i64);
         } else {
             self.detector.on_unsampled_packet(sf, now_ns);
@@ -68,10 +78,15 @@ impl Verifier {
         decided
     }
 
-    /// Do subflows `x` and `y` share a congested bottleneck by one of the sender's last two
-    /// decisions?
+    /// Must subflows `x` and `y` stay coupled by one of the sender's last two decisions? Only
+    /// two subflows the sender found congested in different groups may run apart. One it found
+    /// not congested is coupled with every other, as S0's sender couples a subflow the
+    /// receiver reports not congested (group 99; [S0] §III-B, K-SBD's coupling set,
+    /// algorithms.md §7.5): it may join a group at any time. Without this a receiver could
+    /// split whatever the sender's detector does not see congested (a short or RED queue,
+    /// whose skew reads positive), where an honest receiver's "not congested" couples.
     pub fn shared(&self, x: usize, y: usize) -> bool {
-        let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] != 0 && g[x] == g[y]);
+        let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] == 0 || g[y] == 0 || g[x] == g[y]);
         shared_in(&self.groups) || shared_in(&self.previous)
     }
 }
