@@ -133,7 +133,7 @@ validate-pcap: build
 # SB-2's shared and NSB-2's disjoint bottlenecks on the testbed (root), PCAP_RUNS runs each
 # (about 11 minutes per run); writes the table of right decisions per vantage point, topology
 # and detector into docs/pcap.md; fails when a pathpool run is below 90 % with an answer.
-PCAP_RUNS ?= 3
+PCAP_RUNS ?= 5
 pcap-vantage-testbed: build
 	python3 scripts/pcap_testbed_vantage.py --bin $(BIN) --out $(OUT)/pcap-testbed-vantage --runs $(PCAP_RUNS)
 

@@ -140,11 +140,18 @@ def detect(a, capture, transfer, truth, det):
             "answer": answer, "duplicates": s["duplicates_dropped"]}
 
 
+def shape(grouping):
+    """The answer without the flows' names: "one group", "two groups", ..."""
+    words = {1: "one group", 2: "two groups", 3: "three groups"}
+    text = words.get(grouping.count("{"), f"{grouping.count('{')} groups")
+    return text + (", some not bottlenecked" if "not bottlenecked" in grouping else "")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "pcap-testbed-vantage"))
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--print", action="store_true", help="print the table instead of writing docs/pcap.md")
     a = ap.parse_args()
     if os.geteuid() != 0:
@@ -185,7 +192,7 @@ def main():
                             continue
                         ans = r["answer"]
                         if ans["settled"]:
-                            answers.append(f"{ans['grouping']} ({ans['agreeing']}/{ans['decisions']})")
+                            answers.append(f"{shape(ans['grouping'])} ({ans['agreeing']}/{ans['decisions']})")
                             met &= r["n"] > 0 and r["ok"] / r["n"] >= TARGET
                         else:
                             answers.append(f"cannot tell ({ans['agreeing']}/{ans['decisions']} agree)")
