@@ -66,7 +66,7 @@ fn acks_per_segment(receiver: &str, sender: &str) -> f64 {
 
 #[test]
 fn the_receiver_fix_acknowledges_every_segment_and_leaves_nothing_behind() {
-    if effective_uid() != 0 {
+    if !pathpool_testbed::is_root() {
         eprintln!("skipped: the receiver fix changes routes, which needs root");
         return;
     }
@@ -105,10 +105,4 @@ fn the_receiver_fix_acknowledges_every_segment_and_leaves_nothing_behind() {
     assert_eq!(routes(&receiver), before, "the routes are as they were");
     assert!(pathpool(&receiver, &["kernel", "receiver", "status"]).contains("receiver fix: off"), "no state left");
     eprintln!("ACKs per data segment: {held:.2} without the fix, {quick:.2} with it");
-}
-
-fn effective_uid() -> u32 {
-    // The effective uid from /proc, without a libc dependency.
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find(|l| l.starts_with("Uid:")).and_then(|l| l.split_whitespace().nth(2)).and_then(|u| u.parse().ok()).unwrap_or(u32::MAX)
 }

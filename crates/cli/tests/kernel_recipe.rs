@@ -120,7 +120,7 @@ fn make_hosts(hosts: &Hosts) {
 
 #[test]
 fn the_recipe_runs_an_unmodified_program_on_pathpool_sbd_and_leaves_nothing_behind() {
-    if effective_uid() != 0 {
+    if !pathpool_testbed::is_root() {
         eprintln!("skipped: the recipe registers BPF controllers and changes routes, which needs root");
         return;
     }
@@ -193,9 +193,4 @@ fn mbits(line: &str) -> Option<f64> {
 fn pathpool_kernel_unbuilt() -> bool {
     let out = Command::new(PATHPOOL).args(["kernel", "status"]).output().expect("pathpool runs");
     String::from_utf8_lossy(&out.stderr).contains("built without the BPF controllers")
-}
-
-fn effective_uid() -> u32 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find(|l| l.starts_with("Uid:")).and_then(|l| l.split_whitespace().nth(2)).and_then(|u| u.parse().ok()).unwrap_or(u32::MAX)
 }

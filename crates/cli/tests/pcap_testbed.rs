@@ -75,9 +75,5 @@ fn real_captures_at_the_sender_router_and_receiver_are_placed_and_answered() {
 }
 
 fn not_root() -> bool {
-    // The effective user, as the testbed checks it: /proc/self/status's Uid line (real,
-    // effective, ...).
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let uid = status.lines().find(|l| l.starts_with("Uid:")).and_then(|l| l.split_whitespace().nth(2)).unwrap_or("");
-    uid != "0"
+    !pathpool_testbed::is_root()
 }
