@@ -13,6 +13,8 @@ mod status;
 #[cfg(feature = "bpf")]
 mod daemon;
 #[cfg(feature = "bpf")]
+mod guard;
+#[cfg(feature = "bpf")]
 mod loader;
 
 pub use names::{controller_for, CONTROLLERS};
@@ -22,7 +24,9 @@ pub use status::{registered, ConnStatus, SbdRun, Status};
 #[cfg(feature = "bpf")]
 pub use daemon::{run_sbd, run_sbd_until};
 #[cfg(feature = "bpf")]
-pub use loader::{buildable, load, set_pacing, status, unload, write_groups, Guard};
+pub use guard::Guard;
+#[cfg(feature = "bpf")]
+pub use loader::{buildable, load, set_pacing, status, unload, write_groups};
 
 #[cfg(not(feature = "bpf"))]
 mod unbuilt;

@@ -251,30 +251,3 @@ fn pacing() -> bool {
 pub fn write_groups(token: u32, groups: &[(u32, u32)]) -> Result<(), String> {
     crate::daemon::write_pairs(&open_map("pp_groups")?, token, groups)
 }
-
-/// The controllers registered for a scope: loads them when they are not, and unloads on drop
-/// only what it loaded (a run leaves the kernel as it found it).
-pub struct Guard {
-    owned: bool,
-}
-
-impl Guard {
-    pub fn acquire() -> Result<Guard, String> {
-        let have = registered();
-        if CONTROLLERS.iter().all(|c| have.iter().any(|h| h == c)) {
-            return Ok(Guard { owned: false });
-        }
-        load()?;
-        Ok(Guard { owned: true })
-    }
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if self.owned {
-            if let Err(e) = unload() {
-                eprintln!("pathpool: unloading the BPF controllers: {e}");
-            }
-        }
-    }
-}

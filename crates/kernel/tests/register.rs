@@ -3,6 +3,9 @@
 //! test registered.
 #![cfg(feature = "bpf")]
 
+/// The tests of this file each register the controllers: one at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn load_registers_four_controllers_and_unload_leaves_none() {
     let name = "load_registers_four_controllers_and_unload_leaves_none";
@@ -14,6 +17,7 @@ fn load_registers_four_controllers_and_unload_leaves_none() {
         eprintln!("{name}: skipped, {why}");
         return;
     }
+    let _serial = ONE_AT_A_TIME.lock();
     if !pathpool_kernel::registered().is_empty() {
         eprintln!("{name}: skipped, the controllers are registered already (`pathpool kernel unload`)");
         return;
@@ -33,4 +37,34 @@ fn load_registers_four_controllers_and_unload_leaves_none() {
     }
     assert!(pathpool_kernel::registered().is_empty(), "left registered: {:?}", pathpool_kernel::registered());
     assert!(!std::path::Path::new("/sys/fs/bpf/pathpool").exists(), "pins left behind");
+}
+
+/// Two runs at once (two guards) share the controllers: the first to leave does not unload
+/// what the second still runs on; the last one leaves the kernel as the first found it.
+#[test]
+fn the_last_of_two_guards_unloads() {
+    let name = "the_last_of_two_guards_unloads";
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("{name}: skipped, needs root (CAP_BPF and CAP_NET_ADMIN)");
+        return;
+    }
+    if let Err(why) = pathpool_kernel::buildable() {
+        eprintln!("{name}: skipped, {why}");
+        return;
+    }
+    let _serial = ONE_AT_A_TIME.lock();
+    if !pathpool_kernel::registered().is_empty() {
+        eprintln!("{name}: skipped, the controllers are registered already (`pathpool kernel unload`)");
+        return;
+    }
+    let first = pathpool_kernel::Guard::acquire().expect("the kernel accepts the controllers");
+    let second = pathpool_kernel::Guard::acquire().expect("a second run joins them");
+    drop(first);
+    assert_eq!(
+        pathpool_kernel::registered(),
+        pathpool_kernel::CONTROLLERS.map(String::from).to_vec(),
+        "the first run to leave unloaded the controllers the second still uses"
+    );
+    drop(second);
+    assert!(pathpool_kernel::registered().is_empty(), "left registered: {:?}", pathpool_kernel::registered());
 }
