@@ -6,22 +6,27 @@
 /// The tests of this file each register the controllers: one at a time.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-#[test]
-fn load_registers_four_controllers_and_unload_leaves_none() {
-    let name = "load_registers_four_controllers_and_unload_leaves_none";
+/// This test's turn to register the controllers, or None after printing why it cannot.
+fn may_register(name: &str) -> Option<std::sync::MutexGuard<'static, ()>> {
     if unsafe { libc::geteuid() } != 0 {
         eprintln!("{name}: skipped, needs root (CAP_BPF and CAP_NET_ADMIN)");
-        return;
+        return None;
     }
     if let Err(why) = pathpool_kernel::buildable() {
         eprintln!("{name}: skipped, {why}");
-        return;
+        return None;
     }
-    let _serial = ONE_AT_A_TIME.lock();
+    let serial = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     if !pathpool_kernel::registered().is_empty() {
         eprintln!("{name}: skipped, the controllers are registered already (`pathpool kernel unload`)");
-        return;
+        return None;
     }
+    Some(serial)
+}
+
+#[test]
+fn load_registers_four_controllers_and_unload_leaves_none() {
+    let Some(_serial) = may_register("load_registers_four_controllers_and_unload_leaves_none") else { return };
     {
         let _guard = pathpool_kernel::Guard::acquire().expect("the kernel accepts the controllers");
         let status = pathpool_kernel::status().expect("status reads the pinned maps");
@@ -43,20 +48,7 @@ fn load_registers_four_controllers_and_unload_leaves_none() {
 /// what the second still runs on; the last one leaves the kernel as the first found it.
 #[test]
 fn the_last_of_two_guards_unloads() {
-    let name = "the_last_of_two_guards_unloads";
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("{name}: skipped, needs root (CAP_BPF and CAP_NET_ADMIN)");
-        return;
-    }
-    if let Err(why) = pathpool_kernel::buildable() {
-        eprintln!("{name}: skipped, {why}");
-        return;
-    }
-    let _serial = ONE_AT_A_TIME.lock();
-    if !pathpool_kernel::registered().is_empty() {
-        eprintln!("{name}: skipped, the controllers are registered already (`pathpool kernel unload`)");
-        return;
-    }
+    let Some(_serial) = may_register("the_last_of_two_guards_unloads") else { return };
     let first = pathpool_kernel::Guard::acquire().expect("the kernel accepts the controllers");
     let second = pathpool_kernel::Guard::acquire().expect("a second run joins them");
     drop(first);
