@@ -32,8 +32,8 @@ def run(args, topo, cc, k):
     path = os.path.join(out, "summary.json")
     if not os.path.exists(path):
         how = ["netns"] if args.netns else ["run"]
-        cmd = [args.bin, "quic", *how, "--topology", topo, "--cc", cc, "--duration", str(args.duration),
-               "--warmup", str(args.warmup), "--out", out]
+        cmd = [args.bin, "quic", *how, "--topology", topo, "--cc", cc, "--duration", f"{args.duration:g}s",
+               "--warmup", f"{args.warmup:g}s", "--out", out]
         print(" ".join(cmd), file=sys.stderr, flush=True)
         load = os.getloadavg()[0]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

@@ -90,7 +90,7 @@ fn run_ok(test: &str, name: &str, args: &[&str]) -> Option<(PathBuf, serde_json:
 #[test]
 fn two_paths_between_namespaces_deliver_every_byte_and_leave_nothing_behind() {
     let test = "two_paths_between_namespaces_deliver_every_byte_and_leave_nothing_behind";
-    let Some((out, summary)) = run_ok(test, "ok", &["--cc", "lia", "--duration", "4", "--warmup", "1", "--competitors", "0"]) else { return };
+    let Some((out, summary)) = run_ok(test, "ok", &["--cc", "lia", "--duration", "4s", "--warmup", "1s", "--competitors", "0"]) else { return };
     assert_eq!(summary["backend"], "mpquic-netns");
     assert_eq!(summary["flow.mpquic.intact"], true, "every byte sent arrived, in order and unchanged");
     assert!(summary["flow.mpquic.delivered_bytes"].as_u64().unwrap() > 1_000_000);
@@ -105,7 +105,7 @@ fn two_paths_between_namespaces_deliver_every_byte_and_leave_nothing_behind() {
 #[test]
 fn a_shared_link_carries_both_paths_and_a_competitor_intact() {
     let test = "a_shared_link_carries_both_paths_and_a_competitor_intact";
-    let Some((out, summary)) = run_ok(test, "shared", &["--topology", "shared", "--cc", "lia", "--duration", "4", "--warmup", "1"]) else { return };
+    let Some((out, summary)) = run_ok(test, "shared", &["--topology", "shared", "--cc", "lia", "--duration", "4s", "--warmup", "1s"]) else { return };
     assert_eq!(summary["topology"], "shared");
     for flow in ["mpquic", "sp1"] {
         assert_eq!(summary[format!("flow.{flow}.intact")], true, "{flow}: every byte arrived");
@@ -128,7 +128,7 @@ fn an_interrupted_run_leaves_no_namespace_or_process_behind() {
     }
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let out = out_dir("interrupted");
-    let child = start(&out, &["--cc", "olia", "--duration", "30", "--warmup", "1"]);
+    let child = start(&out, &["--cc", "olia", "--duration", "30s", "--warmup", "1s"]);
     let pid = child.id();
     std::thread::sleep(Duration::from_secs(3));
     assert!(!namespaces_of(pid).is_empty(), "the run had built its namespaces");

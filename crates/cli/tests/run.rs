@@ -284,7 +284,7 @@ fn a_device_as_scenario_file_is_refused() {
 fn quic_run_prints_its_summary() {
     let out = temp("quic-summary");
     let r = Command::new(env!("CARGO_BIN_EXE_pathpool"))
-        .args(["quic", "run", "--topology", "shared", "--duration", "2", "--warmup", "1", "--out"])
+        .args(["quic", "run", "--topology", "shared", "--duration", "2s", "--warmup", "1s", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -305,4 +305,20 @@ fn a_closed_stdout_ends_kernel_commands_quietly() {
     let (out, err) = (String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&r.stderr));
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.contains("status=0") || err.contains("cannot run `ip`"), "{out}{err}");
+}
+
+/// `quic run` takes quantities as scenario files do: with units, a bare number refused with
+/// the scenario files' message (it once took `--rate 10 --delay-ms 10 --duration 40`).
+#[test]
+fn quic_quantities_take_units_as_scenario_files_do() {
+    let refused = |args: &[&str], expected: &str| {
+        let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(["quic", "run", "--topology", "alone", "--out"]).arg(temp("quic-units")).args(args).output().unwrap();
+        assert_eq!(r.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+    };
+    refused(&["--duration", "40"], "--duration: expected a time with a unit, like \"20ms\"");
+    refused(&["--rate", "10"], "--rate: expected a rate with a unit, like \"100Mbps\"");
+    refused(&["--delay", "10"], "--delay: expected a time with a unit");
+    refused(&["--warmup", "50s"], "--warmup: expected a time shorter than --duration");
 }

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use pathpool_quic::loopback::{self, Experiment, FlowSpec, LinkSpec, PathSpec, Report, DATAGRAM};
 use pathpool_quic::QuicCc;
 use pathpool_scenario::outcome::{ExtraColumn, FlowOutcome, LinkOutcome, Outcome, Series};
+use pathpool_scenario::units;
 use serde_json::json;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -54,18 +55,18 @@ pub struct Shape {
     /// The multipath connection's controller: uncoupled, lia, olia, balia, olia-sbd.
     #[arg(long, default_value = "lia")]
     pub cc: String,
-    /// Seconds of sending.
-    #[arg(long, default_value_t = 40.0)]
-    pub duration: f64,
-    /// Seconds before the measurement window.
-    #[arg(long, default_value_t = 10.0)]
-    pub warmup: f64,
-    /// Bottleneck rate, Mb/s.
-    #[arg(long, default_value_t = 10.0)]
-    pub rate: f64,
-    /// One-way propagation delay of every path, ms.
-    #[arg(long, default_value_t = 10.0)]
-    pub delay_ms: f64,
+    /// How long to send, with a unit as in scenario files (e.g. 40s).
+    #[arg(long, default_value = "40s", value_name = "TIME")]
+    pub duration: String,
+    /// The time before the measurement window, with a unit (e.g. 10s).
+    #[arg(long, default_value = "10s", value_name = "TIME")]
+    pub warmup: String,
+    /// Bottleneck rate, with a unit (e.g. 10Mbps).
+    #[arg(long, default_value = "10Mbps", value_name = "RATE")]
+    pub rate: String,
+    /// One-way propagation delay of every path, with a unit (e.g. 10ms).
+    #[arg(long, default_value = "10ms", value_name = "TIME")]
+    pub delay: String,
 }
 
 /// The checked values of a [`Shape`].
@@ -74,6 +75,8 @@ pub struct Checked {
     pub duration: Duration,
     pub warmup: Duration,
     pub delay: Duration,
+    /// Bottleneck rate, Mb/s.
+    pub rate_mbps: f64,
     /// One bandwidth-delay product (rate x two-way propagation delay), at least 3000 B.
     pub buffer: u64,
 }
@@ -81,20 +84,30 @@ pub struct Checked {
 impl Shape {
     pub fn check(&self) -> Result<Checked, CliError> {
         let cc: QuicCc = self.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
-        let duration = seconds("--duration", self.duration)?;
-        if !(self.warmup.is_finite() && self.warmup >= 0.0 && self.warmup < self.duration) {
-            return Err(CliError::usage(format!("--warmup: expected seconds in [0, --duration), got {}", self.warmup)));
+        let duration = seconds("--duration", time("--duration", &self.duration)?)?;
+        let warmup = time("--warmup", &self.warmup)?;
+        if warmup >= duration {
+            return Err(CliError::usage(format!("--warmup: expected a time shorter than --duration ({}), got \"{}\"", self.duration, self.warmup)));
         }
-        if !(self.delay_ms.is_finite() && self.delay_ms > 0.0 && self.delay_ms <= 1000.0) {
-            return Err(CliError::usage(format!("--delay-ms: expected ms in (0, 1000], got {}", self.delay_ms)));
+        let delay = time("--delay", &self.delay)?;
+        if delay.is_zero() || delay > Duration::from_secs(1) {
+            return Err(CliError::usage(format!("--delay: expected a time in (0, 1s], got \"{}\"", self.delay)));
         }
-        if !(self.rate.is_finite() && self.rate > 0.0 && self.rate <= 1000.0) {
-            return Err(CliError::usage(format!("--rate: expected Mb/s in (0, 1000], got {}", self.rate)));
+        let rate_bps = units::parse_rate(&self.rate)
+            .ok_or_else(|| CliError::usage(format!("--rate: expected {}, got \"{}\"", units::RATE_EXPECTED, self.rate)))?;
+        if rate_bps == 0 || rate_bps > 1_000_000_000 {
+            return Err(CliError::usage(format!("--rate: expected a rate in (0, 1Gbps], got \"{}\"", self.rate)));
         }
-        let delay = Duration::from_secs_f64(self.delay_ms / 1e3);
-        let buffer = ((self.rate * 1e6 / 8.0) * 2.0 * delay.as_secs_f64()).max(3000.0) as u64;
-        Ok(Checked { cc, duration, warmup: Duration::from_secs_f64(self.warmup), delay, buffer })
+        let rate_mbps = rate_bps as f64 / 1e6;
+        let buffer = ((rate_mbps * 1e6 / 8.0) * 2.0 * delay.as_secs_f64()).max(3000.0) as u64;
+        Ok(Checked { cc, duration, warmup, delay, rate_mbps, buffer })
     }
+}
+
+/// A time with a unit, as scenario files take it; a bare number is refused with their message.
+pub fn time(flag: &str, text: &str) -> Result<Duration, CliError> {
+    let ps = units::parse_time(text).ok_or_else(|| CliError::usage(format!("{flag}: expected {}, got \"{text}\"", units::TIME_EXPECTED)))?;
+    Ok(Duration::from_nanos(ps / 1000))
 }
 
 pub fn run(what: QuicWhat) -> Result<(), CliError> {
@@ -106,17 +119,16 @@ pub fn run(what: QuicWhat) -> Result<(), CliError> {
     }
 }
 
-pub fn seconds(flag: &str, v: f64) -> Result<Duration, CliError> {
-    if v.is_finite() && v > 0.0 && v < 86_400.0 {
-        Ok(Duration::from_secs_f64(v))
+pub fn seconds(flag: &str, d: Duration) -> Result<Duration, CliError> {
+    if !d.is_zero() && d < Duration::from_secs(86_400) {
+        Ok(d)
     } else {
-        Err(CliError::usage(format!("{flag}: expected seconds in (0, 86400), got {v}")))
+        Err(CliError::usage(format!("{flag}: expected a time in (0, 86400s), got {}s", d.as_secs_f64())))
     }
 }
 
 fn experiment(a: &QuicRunArgs) -> Result<Experiment, CliError> {
-    let Checked { cc, duration, warmup, delay, buffer } = a.shape.check()?;
-    let rate = a.shape.rate;
+    let Checked { cc, duration, warmup, delay, rate_mbps: rate, buffer } = a.shape.check()?;
     let link = |name: &str| LinkSpec { name: name.into(), rate_mbps: rate, buffer_bytes: buffer };
     let path = |link| PathSpec { link, delay };
     let single = |name: &str, l| FlowSpec { name: name.into(), cc: QuicCc::Uncoupled, paths: vec![path(l)] };

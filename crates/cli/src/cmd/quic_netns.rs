@@ -94,8 +94,8 @@ fn spawn(children: &mut Children, name: &str, ns: &str, args: &[String], log: &P
 }
 
 pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
-    let Checked { cc, duration, delay, buffer, .. } = a.shape.check()?;
-    let (rate_mbps, duration_s) = (a.shape.rate, a.shape.duration);
+    let Checked { cc, duration, warmup, delay, rate_mbps, buffer } = a.shape.check()?;
+    let duration_s = duration.as_secs_f64();
     if a.competitors > 4 {
         return Err(CliError::usage(format!("--competitors: expected at most 4 per link, got {}", a.competitors)));
     }
@@ -154,7 +154,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         }
     }
     let mut children = Children(Vec::new());
-    let limit_s = format!("{}", duration_s + 60.0);
+    let limit_s = format!("{}s", duration_s + 60.0);
     for (i, (name, _, _)) in flows.iter().enumerate() {
         let dir = out.join(&format!("recv-{name}"));
         let args: Vec<String> = ["quic", "recv", "--listen", &format!("0.0.0.0:{}", 4433 + i), "--limit", &limit_s].iter().map(|x| x.to_string()).chain(["--cert-out".into(), out.join(&format!("{name}.der")).display().to_string(), "--out".into(), dir.display().to_string()]).collect();
@@ -171,7 +171,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     }
     let t0 = Instant::now();
     for (name, fcc, to) in &flows {
-        let mut args: Vec<String> = vec!["quic".into(), "send".into(), "--cc".into(), fcc.name().into(), "--duration".into(), format!("{duration_s}")];
+        let mut args: Vec<String> = vec!["quic".into(), "send".into(), "--cc".into(), fcc.name().into(), "--duration".into(), format!("{duration_s}s")];
         for t in to {
             args.extend(["--to".into(), t.clone()]);
         }
@@ -217,12 +217,12 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         }
     }
     let failed: Vec<String> = statuses.iter().filter(|(_, st)| !st.success()).map(|(n, st)| format!("{n} ({st})")).collect();
-    let exp = experiment(&a, cc, &flows, duration, delay, buffer);
-    let report = join(&a, &out, &flows, &times, links)?;
+    let exp = experiment(&a, cc, &flows, [duration, warmup, delay], rate_mbps, buffer);
+    let report = join(&a, (warmup.as_secs_f64(), duration_s), &out, &flows, &times, links)?;
     let wall = started.elapsed().as_secs_f64();
     let topology = if shared { "shared" } else { "disjoint" };
     write_run(&out, &exp, &report, cc, topology, "mpquic-netns", wall, |put| {
-        put("quic.netns.links", json!(format!("{n_links} TUN link(s): tbf {rate} limit {buffer} B before the sender's device, {} ms each way in the delay element", a.shape.delay_ms)));
+        put("quic.netns.links", json!(format!("{n_links} TUN link(s): tbf {rate} limit {buffer} B before the sender's device, {} ms each way in the delay element", delay.as_secs_f64() * 1e3)));
         put("quic.netns.failed_processes", json!(failed));
     })?;
     drop(children);
@@ -237,8 +237,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     crate::cmd::quic::flow_errors(&report)
 }
 
-fn experiment(a: &QuicNetnsArgs, cc: QuicCc, flows: &[(String, QuicCc, Vec<String>)], duration: Duration, delay: Duration, buffer: u64) -> Experiment {
-    let rate = a.shape.rate;
+fn experiment(a: &QuicNetnsArgs, cc: QuicCc, flows: &[(String, QuicCc, Vec<String>)], [duration, warmup, delay]: [Duration; 3], rate: f64, buffer: u64) -> Experiment {
     let shared = a.topology == NetnsTopology::Shared;
     let link_of = |addr: &str| if shared || addr.starts_with("10.77.1.") { 0 } else { 1 };
     let names: &[&str] = if shared { &["bottleneck"] } else { &["b1", "b2"] };
@@ -246,7 +245,7 @@ fn experiment(a: &QuicNetnsArgs, cc: QuicCc, flows: &[(String, QuicCc, Vec<Strin
         links: names.iter().map(|n| LinkSpec { name: n.to_string(), rate_mbps: rate, buffer_bytes: buffer }).collect(),
         flows: flows.iter().map(|(name, fcc, to)| FlowSpec { name: name.clone(), cc: if name == "mpquic" { cc } else { *fcc }, paths: to.iter().map(|t| PathSpec { link: link_of(t), delay }).collect() }).collect(),
         duration,
-        warmup: Duration::from_secs_f64(a.shape.warmup),
+        warmup,
         probe: PROBE,
         kill: None,
         grace: Duration::from_secs(10),
@@ -257,12 +256,12 @@ fn experiment(a: &QuicNetnsArgs, cc: QuicCc, flows: &[(String, QuicCc, Vec<Strin
 /// probes every 100 ms from its own start, all within a few ms of each other; series are cut
 /// or held at their last value to the common length, for flows.csv). Goodput is measured on
 /// the receiver's clock over [warm-up, duration] after its first byte, as `quic run` does.
-fn join(a: &QuicNetnsArgs, out: &OutDir, flows: &[(String, QuicCc, Vec<String>)], times: &[f64], links: Vec<LinkReport>) -> Result<Report, CliError> {
+fn join(a: &QuicNetnsArgs, (warmup_s, duration_s): (f64, f64), out: &OutDir, flows: &[(String, QuicCc, Vec<String>)], times: &[f64], links: Vec<LinkReport>) -> Result<Report, CliError> {
     let n = times.len();
     let fit_u = |v: &[u64]| (0..n).map(|k| v.get(k).or(v.last()).copied().unwrap_or(0)).collect::<Vec<u64>>();
     let fit_f = |v: &[f64]| (0..n).map(|k| v.get(k).or(v.last()).copied().unwrap_or(f64::NAN)).collect::<Vec<f64>>();
-    let first = times.iter().position(|&t| t >= a.shape.warmup - 1e-9).unwrap_or(0);
-    let last = times.iter().rposition(|&t| t <= a.shape.duration + 1e-9).unwrap_or(n.saturating_sub(1));
+    let first = times.iter().position(|&t| t >= warmup_s - 1e-9).unwrap_or(0);
+    let last = times.iter().rposition(|&t| t <= duration_s + 1e-9).unwrap_or(n.saturating_sub(1));
     let (t0, t1) = (times.get(first).copied().unwrap_or(0.0), times.get(last).copied().unwrap_or(0.0));
     let mut out_flows = Vec::new();
     for (name, _, to) in flows {
@@ -287,8 +286,8 @@ fn join(a: &QuicNetnsArgs, out: &OutDir, flows: &[(String, QuicCc, Vec<String>)]
         match got {
             Ok((rt, r)) => {
                 // Goodput on the receiver's own clock: its probes from the first byte on.
-                let first = rt.iter().position(|&t| t >= a.shape.warmup - 1e-9);
-                let last = rt.iter().rposition(|&t| t <= a.shape.duration + 1e-9);
+                let first = rt.iter().position(|&t| t >= warmup_s - 1e-9);
+                let last = rt.iter().rposition(|&t| t <= duration_s + 1e-9);
                 if let (Some(i), Some(j)) = (first, last) {
                     if j > i {
                         f.goodput_mbps = (r.received[j] - r.received[i]) as f64 * 8.0 / (rt[j] - rt[i]) / 1e6;

@@ -23,9 +23,9 @@ pub struct QuicSendArgs {
     /// The receiver's certificate (DER, as `quic recv --cert-out` wrote it).
     #[arg(long, value_name = "FILE")]
     pub cert: PathBuf,
-    /// Seconds of sending.
-    #[arg(long, default_value_t = 30.0)]
-    pub duration: f64,
+    /// How long to send, with a unit as in scenario files (e.g. 30s).
+    #[arg(long, default_value = "30s", value_name = "TIME")]
+    pub duration: String,
     /// Output folder (report.json).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -39,9 +39,9 @@ pub struct QuicRecvArgs {
     /// Where to write the certificate (DER) a sender must trust, once listening.
     #[arg(long, value_name = "FILE")]
     pub cert_out: PathBuf,
-    /// Seconds to wait for the whole transfer before giving up.
-    #[arg(long, default_value_t = 120.0)]
-    pub limit: f64,
+    /// How long to wait for the whole transfer before giving up, with a unit (e.g. 120s).
+    #[arg(long, default_value = "120s", value_name = "TIME")]
+    pub limit: String,
     /// Output folder (report.json).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -52,7 +52,7 @@ pub const PROBE: Duration = Duration::from_millis(100);
 
 pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
     let cc: QuicCc = a.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
-    let duration = crate::cmd::quic::seconds("--duration", a.duration)?;
+    let duration = crate::cmd::quic::seconds("--duration", crate::cmd::quic::time("--duration", &a.duration)?)?;
     let cert_der = std::fs::read(&a.cert).map_err(|e| CliError::usage(format!("--cert: expected a readable certificate file, '{}': {e}", a.cert.display())))?;
     let out = OutDir::create("--out", &a.out)?;
     let o = SendOptions { to: a.to, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
@@ -63,7 +63,7 @@ pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
 }
 
 pub fn recv(a: QuicRecvArgs) -> Result<(), CliError> {
-    let limit = crate::cmd::quic::seconds("--limit", a.limit)?;
+    let limit = crate::cmd::quic::seconds("--limit", crate::cmd::quic::time("--limit", &a.limit)?)?;
     let out = OutDir::create("--out", &a.out)?;
     let certs = Certificates::generate().map_err(CliError::runtime)?;
     let cert_out = a.cert_out.clone();
