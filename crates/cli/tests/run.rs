@@ -307,6 +307,37 @@ fn a_closed_stdout_ends_kernel_commands_quietly() {
     assert!(out.contains("status=0") || err.contains("cannot run `ip`"), "{out}{err}");
 }
 
+/// Every run prints and records what ran: the scheme, the detector preset, the host model. A
+/// detector that cannot see its bottleneck (RED drops before a queue builds) is named as such
+/// instead of leaving decision_accuracy = 0.0 to be read as the detector's failure.
+#[test]
+fn a_run_names_its_scheme_and_a_blind_detector() {
+    let sb2 = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/papers/ferlin2016/sb-2.toml");
+    let run = |tag: &str, sets: &[&str]| {
+        let out = temp(tag);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pathpool"));
+        cmd.arg("run").arg(sb2).arg("--out").arg(&out).args(["--cc", "mptcp-sbd", "--set", "simulation.duration=40s"]);
+        for s in sets {
+            cmd.args(["--set", s]);
+        }
+        let r = cmd.output().unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+        let _ = std::fs::remove_dir_all(&out);
+        (String::from_utf8_lossy(&r.stdout).into_owned(), summary)
+    };
+    let (seen, summary) = run("drop-tail", &[]);
+    for line in ["hosts = \"ideal\"", "scheme = \"mptcp-sbd\"", "sbd_detector = \"pathpool\""] {
+        assert!(seen.contains(line), "{line} missing from:\n{seen}");
+    }
+    assert!(summary.contains("\"scheme\": \"mptcp-sbd\""), "{summary}");
+    assert!(!seen.contains("found no bottleneck") && !summary.contains("detector_warnings"), "{seen}");
+    let red = ["links.bn0.queue=red", "links.bn0.red_min=5", "links.bn0.red_max=15", "links.bn0.red_max_p=0.1", "links.bn0.red_weight=0.002"];
+    let (blind, summary) = run("red", &red);
+    assert!(blind.contains("warning: connection mptcp: the shared-bottleneck detector found no bottleneck in 100 %"), "{blind}");
+    assert!(summary.contains("\"detector_warnings\""), "{summary}");
+}
+
 /// `quic run` takes quantities as scenario files do: with units, a bare number refused with
 /// the scenario files' message (it once took `--rate 10 --delay-ms 10 --duration 40`).
 #[test]

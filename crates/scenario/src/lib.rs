@@ -11,6 +11,7 @@ pub mod capture;
 mod cc;
 mod csv_out;
 pub mod delay_trace;
+pub mod detector_blind;
 pub mod decode;
 pub mod error;
 pub mod fields;

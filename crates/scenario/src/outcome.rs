@@ -87,6 +87,9 @@ pub struct Outcome {
 pub struct Ran {
     /// The simulator's host model (`simulation.hosts`); None on a real stack.
     pub hosts: Option<&'static str>,
+    /// The congestion control of the multipath connections (`cc` as the scenario names it),
+    /// without repeats, in flow order.
+    pub schemes: Vec<String>,
     /// The detector presets of the MPTCP-SBD connections, without repeats, in flow order.
     pub sbd_detectors: Vec<&'static str>,
 }
@@ -105,8 +108,12 @@ impl Ran {
     /// What a run of scenario `l` on a real stack runs (the host is the real one).
     pub fn real(l: &crate::Loaded) -> Ran {
         let mut sbd_detectors = Vec::new();
+        let mut schemes: Vec<String> = Vec::new();
         for f in &l.scenario.flows {
             if let crate::schema::FlowKind::Mptcp(m) = &f.kind {
+                if !schemes.contains(&m.cc.value) {
+                    schemes.push(m.cc.value.clone());
+                }
                 if let Some(p) = crate::mptcp::detector_preset(m) {
                     if !sbd_detectors.contains(&p) {
                         sbd_detectors.push(p);
@@ -114,6 +121,6 @@ impl Ran {
                 }
             }
         }
-        Ran { hosts: None, sbd_detectors }
+        Ran { hosts: None, schemes, sbd_detectors }
     }
 }

@@ -66,8 +66,15 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
     if !o.ran.sbd_detectors.is_empty() {
         put("sbd_detector".into(), json!(o.ran.sbd_detectors.join(",")));
     }
+    if !o.ran.schemes.is_empty() {
+        put("scheme".into(), json!(o.ran.schemes.join(",")));
+    }
     if !o.warnings.is_empty() {
         put("phase_lock_warnings".into(), json!(o.warnings));
+    }
+    let blind = crate::detector_blind::warnings(o);
+    if !blind.is_empty() {
+        put("detector_warnings".into(), json!(blind));
     }
     put("wall_seconds".into(), json!(o.wall_seconds));
     if o.wall_seconds > 0.0 {

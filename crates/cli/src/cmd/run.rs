@@ -51,7 +51,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.path().display())))?;
     out.finish();
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
-    let mut lines: Vec<String> = ["hosts", "sbd_detector", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
+    let mut lines: Vec<String> = ["hosts", "scheme", "sbd_detector", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
     if loaded.scenario.simulation.hosts == pathpool_scenario::host_model::HostModel::Ideal {
         // The phase-lock warning compares look-alike flows only; a coupled connection against
         // TCP has none, yet idealised hosts can read LIA at 3x TCP (docs/scenarios.md).
@@ -65,7 +65,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             "note: no sum_ratio and tcp_mbps = 0: no flow is marked `competitor = true`, the TCP flows MPTCP is compared with (docs/scenarios.md)".to_string()
         });
     }
-    lines.extend(outcome.warnings.iter().map(|w| format!("warning: {w}")));
+    lines.extend(outcome.warnings.iter().chain(&pathpool_scenario::detector_blind::warnings(&outcome)).map(|w| format!("warning: {w}")));
     // A closed stdout (`| head`) must not turn a finished run into a failure.
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())
