@@ -201,23 +201,27 @@ fn help_leaves_no_option_unexplained() {
     }
 }
 
+/// `pathpool run FILE --out TEMP ARGS --set SETS...`, which must succeed: (stdout, summary.json).
+fn run_set(tag: &str, file: &str, args: &[&str], sets: &[&str]) -> (String, String) {
+    let out = temp(tag);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pathpool"));
+    cmd.arg("run").arg(file).arg("--out").arg(&out).args(args);
+    for s in sets {
+        cmd.args(["--set", s]);
+    }
+    let r = cmd.output().unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+    (String::from_utf8_lossy(&r.stdout).into_owned(), summary)
+}
+
 /// An MPTCP run with nothing to compare it with says why it has no sum_ratio, rather than
 /// printing `tcp_mbps = 0.0` and leaving the ratio out silently.
 #[test]
 fn a_missing_sum_ratio_is_explained() {
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/mptcp-shared-bottleneck.toml");
-    let run = |tag: &str, sets: &[&str]| {
-        let out = temp(tag);
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pathpool"));
-        cmd.arg("run").arg(example).arg("--out").arg(&out).args(["--set", "simulation.duration=5s", "--set", "simulation.warmup=1s"]);
-        for s in sets {
-            cmd.args(["--set", s]);
-        }
-        let r = cmd.output().unwrap();
-        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-        let _ = std::fs::remove_dir_all(&out);
-        String::from_utf8_lossy(&r.stdout).into_owned()
-    };
+    let run = |tag: &str, sets: &[&str]| run_set(tag, example, &["--set", "simulation.duration=5s", "--set", "simulation.warmup=1s"], sets).0;
     let with = run("ratio", &[]);
     assert!(with.contains("sum_ratio = ") && !with.contains("no sum_ratio"), "{with}");
     let without = run("no-ratio", &["flows.tcp.competitor=false"]);
@@ -313,19 +317,7 @@ fn a_closed_stdout_ends_kernel_commands_quietly() {
 #[test]
 fn a_run_names_its_scheme_and_a_blind_detector() {
     let sb2 = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/papers/ferlin2016/sb-2.toml");
-    let run = |tag: &str, sets: &[&str]| {
-        let out = temp(tag);
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pathpool"));
-        cmd.arg("run").arg(sb2).arg("--out").arg(&out).args(["--cc", "mptcp-sbd", "--set", "simulation.duration=40s"]);
-        for s in sets {
-            cmd.args(["--set", s]);
-        }
-        let r = cmd.output().unwrap();
-        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-        let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
-        let _ = std::fs::remove_dir_all(&out);
-        (String::from_utf8_lossy(&r.stdout).into_owned(), summary)
-    };
+    let run = |tag: &str, sets: &[&str]| run_set(tag, sb2, &["--cc", "mptcp-sbd", "--set", "simulation.duration=40s"], sets);
     let (seen, summary) = run("drop-tail", &[]);
     for line in ["hosts = \"ideal\"", "scheme = \"mptcp-sbd\"", "sbd_detector = \"pathpool\""] {
         assert!(seen.contains(line), "{line} missing from:\n{seen}");
