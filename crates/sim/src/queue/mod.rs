@@ -276,6 +276,20 @@ mod tests {
         assert_eq!(q.counters_at(6 * ms, u64::MAX).area_packets, 7 * ms as u128);
     }
 
+    #[test]
+    fn a_window_starting_mid_packet_is_never_busier_than_it_is_long() {
+        // 1 ms per packet; a window from 0.5 ms to 1 ms saw half a packet's service, not the
+        // whole packet that departed in it (which read a utilisation of 2).
+        let mut q = Queue::new(&QueueConfig::drop_tail(8_000_000, Buffer::Packets(10)), Rng::for_stream(0, 0));
+        let us = crate::time::micros(1);
+        for _ in 0..3 {
+            q.arrive(1000, 0, 0);
+        }
+        let (start, end) = (q.counters_at(500 * us, u64::MAX), q.counters_at(1000 * us, u64::MAX));
+        assert_eq!(end.busy_time - start.busy_time, 500 * us);
+        assert_eq!(q.counters_at(2750 * us, u64::MAX).busy_time, 2750 * us);
+    }
+
     /// The counters at `read` against their definitions over the accepted packets.
     fn check(q: &Queue, accepted: &[(Time, Time, u32)], read: Time) {
         let rate = q.rate_bps();
@@ -283,7 +297,13 @@ mod tests {
         let left: Vec<_> = accepted.iter().filter(|&&(_, d, _)| d <= read).collect();
         assert_eq!(c.departures, left.len() as u64);
         assert_eq!(c.departure_bytes, left.iter().map(|&&(_, _, s)| s as u64).sum::<u64>());
-        assert_eq!(c.busy_time, left.iter().map(|&&(_, _, s)| transmission_time(s, rate)).sum::<u64>());
+        // Busy time: every departed packet's service, and the elapsed part of the one in
+        // service at `read` (a window ending mid-packet is never busier than it is long).
+        let served = |&(_, d, s): &(Time, Time, u32)| {
+            let service = transmission_time(s, rate);
+            if d <= read { service } else { read.saturating_sub(d - service).min(service) }
+        };
+        assert_eq!(c.busy_time, accepted.iter().map(served).sum::<u64>());
         let stay = |&(a, d, _): &(Time, Time, u32)| (d.min(read) - a) as u128;
         assert_eq!(c.area_packets, accepted.iter().map(stay).sum::<u128>());
         assert_eq!(c.area_bytes, accepted.iter().map(|e| stay(e) * e.2 as u128).sum::<u128>());

@@ -57,14 +57,17 @@ impl Tally {
 
     /// The counters at `now` (the present: no packet has arrived later), given the packets
     /// that have not left by then as (departure, size, service time): each has yet to
-    /// depart and to stay `departure - now`.
+    /// depart, to stay `departure - now`, and to be served for what of its service lies after
+    /// `now` (the packet in service at `now` counts its elapsed part, so that the busy time of
+    /// a window starting or ending mid-packet never exceeds the window).
     pub fn at(&self, now: Time, not_left: impl Iterator<Item = (Time, u32, Time)>) -> QueueCounters {
         let mut c = self.totals;
         for (departure, size, service) in not_left {
-            let ahead = departure.saturating_sub(now) as u128;
+            let ahead = departure.saturating_sub(now);
             c.departures -= 1;
             c.departure_bytes -= size as u64;
-            c.busy_time -= service;
+            c.busy_time -= service.min(ahead);
+            let ahead = ahead as u128;
             c.area_packets -= ahead;
             c.area_bytes -= ahead * size as u128;
         }
