@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How a receiver acknowledges each TCP flow or MPTCP subflow, from captures at the receiver
 (real: the testbed's `--capture` of the link into the receiver; simulated: `pathpool run
---pcap`), so that real Linux and the simulator are read by one yardstick (docs/fidelity.md,
+--pcap`), so that real Linux and the simulator are read by one yardstick (docs/fidelity-notes.md,
 MPTCP).
 
     python3 scripts/ack_pattern.py --data D/capture/bottleneck.pcap --acks D/capture/bottleneck.reverse.pcap

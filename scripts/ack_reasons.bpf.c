@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Why a Linux receiver sent each pure ACK (docs/fidelity.md, "Drift"): a sock_ops program
+/* Why a Linux receiver sent each pure ACK (docs/fidelity-notes.md, "Drift"): a sock_ops program
  * that, for every TCP socket passively opened on PORT (an MPTCP subflow is one), looks at
  * the receiver's delayed-ACK state as each pure ACK's header is built, before
  * tcp_event_ack_sent() clears it (net/ipv4/tcp_output.c, __tcp_transmit_skb), and counts

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Why a Linux receiver sent its pure ACKs, from the counts scripts/ack_reasons.sh writes
-(docs/fidelity.md, "Drift").
+(docs/fidelity-notes.md, "Drift").
 
     python3 scripts/ack_reasons.py out/acks.json [--seconds]
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Why a Linux receiver sent each pure ACK, while COMMAND runs (docs/fidelity.md, "Drift"):
+# Why a Linux receiver sent each pure ACK, while COMMAND runs (docs/fidelity-notes.md, "Drift"):
 # compiles scripts/ack_reasons.bpf.c against this kernel's BTF, attaches it as a sock_ops
 # program to the root of the cgroup v2 hierarchy, runs COMMAND, writes the program's counts
 # to OUT (JSON, as `bpftool map dump` writes it) and removes the program again, also when

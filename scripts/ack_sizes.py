@@ -3,7 +3,7 @@
 (`pathpool testbed run --capture`: the sender's access link and its reverse, or the
 bottleneck's two directions for every flow at once) or the simulator's (`pathpool run --pcap
 DIR`: a host's capture holds both directions). Linux's receiver acknowledges some lone
-segments at once (docs/fidelity.md, MPTCP) and compresses its SACKs; the simulator's RFC 5681
+segments at once (docs/fidelity-notes.md, MPTCP) and compresses its SACKs; the simulator's RFC 5681
 receiver does neither.
 
     python3 scripts/ack_sizes.py --data D/capture/a.pcap --acks D/capture/a.reverse.pcap   # testbed

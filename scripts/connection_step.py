@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The simulator's side of docs/fidelity.md, "The connection's step": the shared case with its
+"""The simulator's side of docs/fidelity-notes.md, "The connection's step": the shared case with its
 two subflows in one connection, and split into two one-subflow connections
 (scenarios/examples/one-subflow-connections.toml), TCP acknowledging every segment, over
 seeds 1..N, with every sender's `send_buffer` "linux" (the suite's) and "linux-6.18" (with
 the next-ACK rule for a partial skb); per flow, the median of its loss recoveries
-(summary.json's `fast_retransmits`), and MPTCP / TCP. Writes the table into docs/fidelity.md between its markers (or prints it
+(summary.json's `fast_retransmits`), and MPTCP / TCP. Writes the table into docs/fidelity-notes.md between its markers (or prints it
 with --print).
 
     python3 scripts/connection_step.py [--bin target/release/pathpool] [--out out/connection-step] [--seeds 10] [--jobs N] [--print]
@@ -21,7 +21,7 @@ import subprocess
 from doc_table import emit, table_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOC = os.path.join(ROOT, "docs", "fidelity.md")
+DOC = os.path.join(ROOT, "docs", "fidelity-notes.md")
 BEGIN = "<!-- connection step: python3 scripts/connection_step.py -->"
 END = "<!-- end of connection step -->"
 CASES = [
@@ -50,7 +50,7 @@ def recoveries(summaries):
 
 
 def main():
-    a = table_arguments(ROOT, "connection-step", 10, "docs/fidelity.md").parse_args()
+    a = table_arguments(ROOT, "connection-step", 10, "docs/fidelity-notes.md").parse_args()
     seeds = range(1, a.seeds + 1)
     plan = [(name, path, b, s) for name, path in CASES for b in SEND_BUFFERS for s in seeds]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:

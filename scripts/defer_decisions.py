@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """When a sender sent part of an skb at once, and how far its next ACK was then
-(docs/fidelity.md, "A partial skb and the next ACK").
+(docs/fidelity-notes.md, "A partial skb and the next ACK").
 
 Linux's `tcp_tso_should_defer` (net/ipv4/tcp_output.c) lets an skb the window has no room
 for wait for the next ACK, unless the last transmission was over 1 ms ago, the room is a

@@ -9,7 +9,7 @@ independent residuals (autocorrelation near 0) whose sum grows as a random walk.
 
     python3 scripts/departure_gaps.py D/capture/bottleneck.pcap --rate 20Mbps
 
-Standard library only (docs/fidelity.md, "Phase").
+Standard library only (docs/fidelity-notes.md, "Phase").
 """
 import argparse
 import os

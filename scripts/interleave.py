@@ -2,7 +2,7 @@
 """Where the flows of a testbed run mix: runs of one flow at each point of the loop, and what
 triggers a subflow's bursts, and what each hop of the testbed takes.
 
-For the shared MPTCP case (docs/fidelity.md, "MPTCP against TCP"), from the captures of
+For the shared MPTCP case (docs/fidelity-notes.md, "MPTCP against TCP"), from the captures of
 `pathpool testbed run scenarios/fidelity/mptcp-shared.toml --capture --out D`:
 
     python3 scripts/interleave.py D/capture

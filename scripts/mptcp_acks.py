@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How the receiver acknowledges each flow, and where each flow's packets are dropped, from
-the testbed's captures (`pathpool testbed run --capture`; docs/fidelity.md, MPTCP).
+the testbed's captures (`pathpool testbed run --capture`; docs/fidelity-notes.md, MPTCP).
 
     python3 scripts/mptcp_acks.py D/capture --bottleneck path1 --access s1:1ms --access t1:1ms
 

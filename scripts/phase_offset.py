@@ -3,7 +3,7 @@
 bottleneck: each row adds one common delay to every flow's path (to the links named by
 --links, one way), with the hosts' latency taken away (simulation.host_latency = 0), and
 gives the case's quantity over --seeds seeds (median). The last row pools every offset and
-seed, which is what `host_latency` = one packet time gives (docs/fidelity.md, "Phase").
+seed, which is what `host_latency` = one packet time gives (docs/fidelity-notes.md, "Phase").
 
     python3 scripts/phase_offset.py --case reno-phase --case reno-rtt --case mptcp-shared
     python3 scripts/phase_offset.py --case mptcp-disjoint --links path1,path2 --step 50

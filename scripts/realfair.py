@@ -49,7 +49,7 @@ BEGIN = "<!-- realfair:begin (written by scripts/realfair.py) -->"
 END = "<!-- realfair:end -->"
 CAUSE_BEGIN = "<!-- realfair-cause:begin (written by scripts/realfair.py) -->"
 CAUSE_END = "<!-- realfair-cause:end -->"
-# The shared case's links as scripts/mptcp_acks.py reads them (docs/fidelity.md, MPTCP).
+# The shared case's links as scripts/mptcp_acks.py reads them (docs/fidelity-notes.md, MPTCP).
 ACCESS = {"j1": "subflow 1", "j2": "subflow 2", "t": "TCP"}
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Window cuts per flow from flows.csv (`pathpool run` or `pathpool testbed run`), to compare
-how each flow's window is cut and regrows in the simulator and on Linux (docs/fidelity.md,
+how each flow's window is cut and regrows in the simulator and on Linux (docs/fidelity-notes.md,
 "Reno against CUBIC").
 
     python3 scripts/window_cuts.py out/rc/flows.csv [more flows.csv ...] [--from 10]

@@ -27,7 +27,7 @@ pub enum CubicRules {
     /// RFC 9438, the papers' CUBIC.
     #[default]
     Rfc9438,
-    /// Linux (docs/fidelity.md, "Reno against CUBIC"): beta = 717/1024; W_cubic taken at
+    /// Linux (docs/fidelity-notes.md, "Reno against CUBIC"): beta = 717/1024; W_cubic taken at
     /// t + the minimum RTT (`delay_min`), not t + SRTT; the Reno-friendly estimate always
     /// grows by 8/15 segment per RTT (`beta_scale` = 15; RFC 8312 §4.2's alpha, never
     /// raised to 1) and cwnd closes the gap to it at (W_est - cwnd) per RTT (`max_cnt`)

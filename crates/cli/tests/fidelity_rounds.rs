@@ -1,6 +1,6 @@
 //! `pathpool fidelity` on the testbed takes its real runs in rounds, one run of every case
 //! per round, so that a case's repeats spread over the suite's time instead of sampling one
-//! stretch of the host's state (docs/fidelity.md, "Drift"). Needs root; without it the test
+//! stretch of the host's state (docs/fidelity-notes.md, "Drift"). Needs root; without it the test
 //! prints why and passes.
 
 use std::path::Path;

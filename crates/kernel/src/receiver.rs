@@ -3,7 +3,7 @@
 //! its whole connection holds no out-of-order data (`mptcp_subflow_could_cleanup`,
 //! net/mptcp/protocol.c), which with two subflows it seldom does; the held ACK leaves with the
 //! delayed-ACK timer or the next segment, and the burst it then releases takes the drop
-//! (docs/fidelity.md, "MPTCP against TCP"). A route's `quickack 1` attribute keeps every
+//! (docs/fidelity-notes.md, "MPTCP against TCP"). A route's `quickack 1` attribute keeps every
 //! socket routed through it in quick-ACK mode (`tcp_in_quickack_mode`, net/ipv4/tcp_input.c):
 //! one ACK per segment, nothing held, for TCP and subflows alike. It needs no kernel change
 //! and no BPF: `on` sets it on every route of this network namespace's main tables, `off`

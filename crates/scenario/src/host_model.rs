@@ -22,7 +22,7 @@ pub enum HostModel {
 
 pub const HOST_MODELS: &[&str] = &["linux-6.18", "ideal"];
 
-/// The send jitter the fidelity suite measured as a Linux host's (docs/fidelity.md, "Send
+/// The send jitter the fidelity suite measured as a Linux host's (docs/fidelity-notes.md, "Send
 /// jitter"): each data packet waits uniform [0, 350 µs) before it enters the network.
 const LINUX_SEND_JITTER_PS: u64 = 350_000_000;
 
@@ -96,7 +96,7 @@ impl HostModel {
 
     /// `simulation.host_latency`'s default for a host: one packet time of `packet_bytes` at
     /// `bottleneck_bps` under Linux hosts (the receiving host's latency is unknown to within
-    /// that: docs/fidelity.md, "Phase: the hosts' latency"), none for ideal hosts.
+    /// that: docs/fidelity-notes.md, "Phase: the hosts' latency"), none for ideal hosts.
     fn host_latency(self, packet_bytes: u64, bottleneck_bps: u64) -> u64 {
         if !self.linux() || bottleneck_bps == 0 {
             return 0;

@@ -138,7 +138,7 @@ pub struct TcpSpec {
     pub recovery: Recovery,
     pub delayed_ack: bool,
     /// `delayed_ack = "linux"`: Linux's receiver, its 40 ms timer and its read-time ACK of a
-    /// pushed segment (docs/fidelity.md, MPTCP).
+    /// pushed segment (docs/fidelity-notes.md, MPTCP).
     pub linux_receiver: bool,
     /// `delayed_ack = "linux-proposed"`: Linux's receiver with the kernel change proposed in
     /// docs/kernel.md ("For the kernel's maintainers"): a subflow's read-time ACK needs only
@@ -159,10 +159,10 @@ pub struct TcpSpec {
     /// enters the network, in order (`send_jitter`, docs/fidelity.md); 0 = none.
     pub send_jitter: u64,
     /// `send_buffer = "linux"`: Linux's send buffer, filled by the application's writes,
-    /// each ending with PSH (docs/fidelity.md, MPTCP); simulator only.
+    /// each ending with PSH (docs/fidelity-notes.md, MPTCP); simulator only.
     pub linux_send_buffer: bool,
     /// `send_buffer = "linux-6.18"`: each transmission cut as Linux 6.18's `tcp_write_xmit`
-    /// cuts it (docs/fidelity.md, "A partial skb and the next ACK: Linux 6.18's
+    /// cuts it (docs/fidelity-notes.md, "A partial skb and the next ACK: Linux 6.18's
     /// transmissions").
     pub linux_6_18: bool,
     /// SO_RCVLOWAT on a TCP flow's receiving socket, so the application reads (and Linux

@@ -1,4 +1,4 @@
-//! `send_buffer = "linux"` and `delayed_ack = "linux"` (docs/fidelity.md, MPTCP): senders
+//! `send_buffer = "linux"` and `delayed_ack = "linux"` (docs/fidelity-notes.md, MPTCP): senders
 //! and receivers as Linux hosts are. A TCP receiver acknowledges a lone pushed segment when
 //! the application reads it; an MPTCP subflow's receiver only when its connection holds no
 //! out-of-order data, which Linux's send buffers (filled with connection data ahead of
@@ -85,12 +85,12 @@ fn equal_paths_ratio(sets: &[&str]) -> f64 {
 
 #[test]
 fn a_receiver_reading_at_a_low_water_mark_loses_share_as_on_linux() {
-    // Real Linux on the testbed, 5 runs of 60 s each (docs/fidelity.md, "Reads"): with
+    // Real Linux on the testbed, 5 runs of 60 s each (docs/fidelity-notes.md, "Reads"): with
     // SO_RCVLOWAT of 32 KB on one receiver its flow gets 0.846 [0.718, 0.955] of the other's;
     // without, 0.985 [0.958, 1.154]. The receivers' model is what this holds to Linux, so the
     // senders cut their transmissions as kernels before 6.18 do (`send_buffer = "linux"`), as
     // the model's did when this comparison was made; with 6.18's cuts the loss is smaller,
-    // a gap docs/fidelity.md ("A partial skb and the next ACK") records.
+    // a gap docs/fidelity-notes.md ("A partial skb and the next ACK") records.
     let sender = r#"flows.*.send_buffer="linux""#;
     let lowat = equal_paths_ratio(&["flows.far.receive_lowat=32KB", sender]);
     let plain = equal_paths_ratio(&[sender]);
@@ -117,7 +117,7 @@ fn connection_step(send_buffer: &str) -> ([f64; 3], f64) {
 #[test]
 fn with_linux_6_18_transmissions_tcp_acknowledging_every_segment_escapes_drops_as_on_linux() {
     // Real Linux on the testbed, TCP acknowledging every segment beside one connection's two
-    // subflows (docs/fidelity.md, "The connection's step"; 60 s runs): the subflows enter
+    // subflows (docs/fidelity-notes.md, "The connection's step"; 60 s runs): the subflows enter
     // recovery 37-39 times each and TCP 24-26, and MPTCP / TCP is 1.10-1.24. Cut as Linux 6.18
     // cuts them (its next-ACK rule above all), TCP's transmissions leave one segment at a
     // time as often as on Linux; the first model held them back to pairs.
@@ -128,6 +128,6 @@ fn with_linux_6_18_transmissions_tcp_acknowledging_every_segment_escapes_drops_a
     // 1.17: the middle of the two real runs. Since the connection's data goes to its
     // subflows as Linux's scheduler sends it (64 KB bursts to the subflow whose queue drains
     // soonest), this case reads 1.45 (+24 %), where the suite's own MPTCP cases came closer
-    // to Linux (docs/fidelity.md, "The MPTCP scheduler and Linux's send buffers").
+    // to Linux (docs/fidelity-notes.md, "The MPTCP scheduler and Linux's send buffers").
     assert!((linux_6_18 / 1.17 - 1.0).abs() < 0.25, "MPTCP / TCP {linux_6_18} against real Linux's 1.10-1.24");
 }

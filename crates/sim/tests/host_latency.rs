@@ -1,4 +1,4 @@
-//! `add_host_latency` (docs/fidelity.md, "Phase"): a receiving host's latency is one constant
+//! `add_host_latency` (docs/fidelity-notes.md, "Phase"): a receiving host's latency is one constant
 //! per run, drawn from the seed and the host alone, and every ACK of that host carries it.
 
 mod common;

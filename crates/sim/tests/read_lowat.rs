@@ -1,6 +1,6 @@
 //! `read_lowat_segments` (scenario `receive_lowat`, Linux's SO_RCVLOWAT): the application
 //! reads only once that many in-order segments wait, so Linux's read-time ACK of a lone
-//! pushed segment goes unless that segment completes a read (docs/fidelity.md, "Reads").
+//! pushed segment goes unless that segment completes a read (docs/fidelity-notes.md, "Reads").
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! scripts/ack_reasons.sh, the probe of why a Linux receiver sent each ACK
-//! (docs/fidelity.md, "Drift"), on a loopback transfer: it counts the receiver's ACKs and
+//! (docs/fidelity-notes.md, "Drift"), on a loopback transfer: it counts the receiver's ACKs and
 //! removes its program afterwards. Needs root; without it the test prints why and passes.
 
 use std::path::{Path, PathBuf};

@@ -110,7 +110,7 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
 
 /// Every case in the simulator, then the real runs in rounds: one run of every case per
 /// round. A real testbed's outcome on a phase-sensitive case drifts with the host's state
-/// over tens of minutes (docs/fidelity.md, "Drift"), so a case's repeats are spread over
+/// over tens of minutes (docs/fidelity-notes.md, "Drift"), so a case's repeats are spread over
 /// the whole suite's time rather than taken back to back. A failure ends the suite; the
 /// rows keep the runs finished before it.
 fn run_suite(cases: &[fidelity::Case], settings: &Settings, dir: &std::path::Path) -> (Vec<Row>, Option<CliError>) {

@@ -321,7 +321,7 @@ impl DataSender {
     /// buffer has room, before the scheduler picks again. Picking by RTT among subflows
     /// with buffer room instead, one segment at a time, hands every segment the receive
     /// window lets out to the lowest-RTT subflow's ever growing buffer and starves the
-    /// others (docs/fidelity.md, "The MPTCP scheduler and Linux's send buffers"). `srtt`
+    /// others (docs/fidelity-notes.md, "The MPTCP scheduler and Linux's send buffers"). `srtt`
     /// unknown counts as equal for all.
     pub fn pick_linux(&mut self, room: &[u64], queued: &[u64], cwnd: &[f64], srtt: &[Option<u64>]) -> Option<usize> {
         if let Some((k, left)) = self.burst {

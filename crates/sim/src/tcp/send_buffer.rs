@@ -21,7 +21,7 @@
 //! `with_linux_6_18` (scenario `send_buffer = "linux-6.18"`, the fidelity suite's) cuts each
 //! transmission as Linux 6.18's `tcp_write_xmit` does instead: at most two segments, sent
 //! as soon as the room holds two, a short head skb grown from the next (`tcp_grow_skb`),
-//! and the next ACK's rule above (docs/fidelity.md, "A partial skb and the next ACK").
+//! and the next ACK's rule above (docs/fidelity-notes.md, "A partial skb and the next ACK").
 
 use std::collections::VecDeque;
 
@@ -77,7 +77,7 @@ impl SendBuffer {
     /// and a partial skb also leaves when the next ACK is due late (`ack_due_late`, as the
     /// rule stands since October 2025, `Fixes: 50c8339e9299`; before, it sent at once only
     /// when the oldest unacknowledged segment left less than SRTT/2 ago, which in steady
-    /// state it seldom has). The fidelity suite's setting: docs/fidelity.md, "A partial skb
+    /// state it seldom has). The fidelity suite's setting: docs/fidelity-notes.md, "A partial skb
     /// and the next ACK: Linux 6.18's transmissions".
     pub fn with_linux_6_18(mut self, on: bool) -> Self {
         self.linux_6_18 = on;
