@@ -72,7 +72,7 @@ impl OutFolder {
         let owned = manifest(path).map_err(|e| format!("{flag}: cannot read '{}': {e}", path.join(MANIFEST).display()))?;
         let present = entries(path).map_err(|e| format!("{flag}: cannot read '{shown}': {e}"))?;
         let foreign: BTreeSet<String> = match owned {
-            Some(owned) => present.difference(&owned).cloned().collect(),
+            Some(owned) => present.difference(&owned.union(&nested_runs(path)).cloned().collect()).cloned().collect(),
             None => BTreeSet::new(),
         };
         if !foreign.is_empty() {
@@ -108,6 +108,9 @@ impl OutFolder {
         let fail = |e: std::io::Error| format!("{}: moving the finished run into '{}': {e}", self.flag, self.target.display());
         let kept: BTreeSet<String> = self.keep.iter().cloned().collect();
         let old = manifest(&self.target).map_err(fail)?.unwrap_or_else(|| entries(&self.target).unwrap_or_default());
+        // A run's output written inside the previous run's folder (`detect --out RUN/detect`
+        // on RUN's captures) belongs to that run and goes with it.
+        let old: BTreeSet<String> = old.union(&nested_runs(&self.target)).cloned().collect();
         let mut old: Vec<String> = old.difference(&kept).cloned().collect();
         // summary.json first: from here on the folder does not look finished.
         old.sort_by_key(|name| name != SUMMARY);
@@ -153,6 +156,11 @@ fn entries(dir: &Path) -> std::io::Result<BTreeSet<String>> {
         }
     }
     Ok(names)
+}
+
+/// Sub-folders that are output folders of pathpool runs themselves.
+fn nested_runs(dir: &Path) -> BTreeSet<String> {
+    entries(dir).unwrap_or_default().into_iter().filter(|n| dir.join(n).join(MANIFEST).is_file()).collect()
 }
 
 /// What the last run wrote; None when every entry is pathpool's (a folder of an earlier

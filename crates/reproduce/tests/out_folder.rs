@@ -44,6 +44,18 @@ fn a_second_run_replaces_the_first_as_a_whole() {
 }
 
 #[test]
+fn a_run_written_inside_the_previous_run_goes_with_it() {
+    // As scripts/pcap_testbed.sh does: a testbed run, then `detect --out RUN/detect` on its
+    // captures, then the testbed run again.
+    let dir = temp("nested");
+    write_run(&dir, &[("summary.json", "1"), ("capture/a.pcap", "1")]);
+    write_run(&dir.join("detect"), &[("summary.json", "d")]);
+    write_run(&dir, &[("summary.json", "2"), ("capture/a.pcap", "2")]);
+    assert_eq!(listing(&dir), set(&["capture", "summary.json"]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_run_that_does_not_finish_leaves_the_previous_run_whole() {
     let dir = temp("unfinished");
     write_run(&dir, &[("summary.json", "1"), ("flows.csv", "1")]);
