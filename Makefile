@@ -83,7 +83,8 @@ fuzz: deps
 	PATHPOOL_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --profile fast-test --locked -p pathpool --test fuzz_detect
 	PATHPOOL_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --profile fast-test --locked -p pathpool-scenario --test no_panic --test limits
 	PATHPOOL_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --profile fast-test --locked -p pathpool-pcap --test inputs
-	@echo "fuzz: $(FUZZ_CASES) inputs per property tried, no crash (detect trace CSV: bytes and structured; scenario --set; numeric extremes; pcap/pcapng captures)"
+	PATHPOOL_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --profile fast-test --locked -p pathpool-reproduce --test out_folder_props
+	@echo "fuzz: $(FUZZ_CASES) inputs per property tried, no crash (detect trace CSV: bytes and structured; scenario --set; numeric extremes; pcap/pcapng captures; sequences of runs into one output folder)"
 
 # The long validations (docs/validation.md records their results): every #[ignore]d test
 # of the workspace (simulator validation, detection accuracy tables, ...), the scenario runs, and

@@ -20,16 +20,18 @@ def detect(trace, detector="pathpool", params=None, out=None):
     ``.attrs["observations"]`` (observations.csv); the files go to ``out`` (default: a new
     temporary folder)."""
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="pathpool-detect-"))
-    if isinstance(trace, pd.DataFrame):
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "trace.csv"
-        # Whole-number float columns (pandas reads a column with gaps as float) go back to
-        # integers: the reader expects whole microseconds.
-        trace.convert_dtypes().to_csv(path, index=False)
-    else:
-        path = Path(trace)
     sets = [f"{k}={v}" for k, v in (params or {}).items()]
-    _pathpool.detect(os.fspath(path), detector, os.fspath(folder), sets)
+    if isinstance(trace, pd.DataFrame):
+        # Written outside the output folder, which holds only what detect writes (a run into
+        # it replaces its files).
+        with tempfile.TemporaryDirectory(prefix="pathpool-trace-") as tmp:
+            path = Path(tmp) / "trace.csv"
+            # Whole-number float columns (pandas reads a column with gaps as float) go back to
+            # integers: the reader expects whole microseconds.
+            trace.convert_dtypes().to_csv(path, index=False)
+            _pathpool.detect(os.fspath(path), detector, os.fspath(folder), sets)
+    else:
+        _pathpool.detect(os.fspath(Path(trace)), detector, os.fspath(folder), sets)
     decisions = pd.read_csv(folder / "decisions.csv")
     decisions.attrs["summary"] = json.loads((folder / "summary.json").read_text())
     decisions.attrs["observations"] = pd.read_csv(folder / "observations.csv")

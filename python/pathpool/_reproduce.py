@@ -37,6 +37,13 @@ def reproduce(paper, quick=False, out=None, scenarios=None, jobs=None):
     folder by default; an earlier call's folder resumes). ``scenarios``: a folder with one
     folder of scenario files per paper (like the sources' scenarios/papers); by default the
     files built into pathpool, as the CLI."""
+    names = papers()
+    if not isinstance(paper, str) or paper not in names + ["all"]:
+        raise _pathpool.ScenarioError(f"paper: expected one of {', '.join(names)} or 'all', got {paper!r}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise _pathpool.ScenarioError(f"jobs: expected a whole number >= 1 or None (every core), got {jobs!r}")
+    if not isinstance(quick, bool):
+        raise _pathpool.ScenarioError(f"quick: expected True or False, got {quick!r}")
     root = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"pathpool-{paper}-"))
     scen = os.fspath(scenarios) if scenarios is not None else None
     runs, reused = _pathpool.reproduce(paper, os.fspath(root), scen, quick, jobs)

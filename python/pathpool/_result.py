@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from pathpool import _pathpool
-from pathpool._args import override_list, scenario_arg, seed_arg
+from pathpool._args import cc_arg, override_list, scenario_arg, seed_arg
 
 
 def to_toml(scenario: dict) -> str:
@@ -28,7 +28,7 @@ def run(scenario, seed=None, overrides=None, cc=None, out=None):
     """
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="pathpool-run-"))
     try:
-        text = _pathpool.run(scenario_arg(scenario), os.fspath(folder), override_list(overrides), seed_arg(seed), cc)
+        text = _pathpool.run(scenario_arg(scenario), os.fspath(folder), override_list(overrides), seed_arg(seed), cc_arg(cc))
     except BaseException:
         if out is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -7,27 +7,38 @@ a ``dask.distributed.Client``, on that client's cluster. Results are written by 
 by the workers, so a cluster needs no shared file system.
 """
 
+import functools
 import hashlib
 import itertools
 import json
+import math
 import os
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import warnings
+from collections.abc import Mapping
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 
 import pandas as pd
 from tqdm.auto import tqdm
 
 from pathpool import _pathpool
-from pathpool._args import override_list, scenario_arg
+from pathpool import _sweep_store as _store
+from pathpool._args import cc_arg, override_list, scenario_arg, seeds_arg
 
 #: The grid key that selects the multipath congestion control (``--cc``) instead of a value
 #: of the scenario.
 CC = "cc"
 
 
+@functools.cache
 def _build_digest():
+    """The extension module's digest, read once per process in 1 MiB pieces (it is tens of MB)."""
+    h = hashlib.sha256()
     with open(_pathpool.__file__, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()[:16]
+        for piece in iter(lambda: f.read(1 << 20), b""):
+            h.update(piece)
+    return h.hexdigest()[:16]
 
 
 def _scenario_text(scenario):
@@ -52,108 +63,154 @@ def _run_task(task):
     return json.loads(ext.summarize(task["text"], task["overrides"], task["seed"], task["cc"], task["name"]))
 
 
-def _write(path, record):
-    tmp = path.with_suffix(".json.partial")
-    tmp.write_text(json.dumps(record, sort_keys=True, indent=1) + "\n")
-    os.replace(tmp, path)
+def _grid_arg(grid):
+    """The grid as (keys, value lists); each key's values are listed once (they are few), the
+    points themselves never are."""
+    if grid is not None and not isinstance(grid, Mapping):
+        raise _pathpool.ScenarioError(f"grid: expected a dict of dotted keys (or 'cc') to lists of values, got a value of type {type(grid).__name__}")
+    keys, lists = [], []
+    for k, values in dict(grid or {}).items():
+        if not isinstance(k, str):
+            raise _pathpool.ScenarioError(f"grid: expected string keys (dotted paths or 'cc'), got {k!r}")
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            raise _pathpool.ScenarioError(f"grid: {k}: expected a list of values, got {values!r}")
+        values = list(values)
+        if k == CC:
+            for i, v in enumerate(values):
+                cc_arg(v, f"grid: cc[{i}]")
+        keys.append(k)
+        lists.append(values)
+    return keys, lists
 
 
-def _load(path, key):
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return record if record.get("key") == key else None
+def _points(keys, lists):
+    """The grid's points, one at a time (a lazy product)."""
+    for values in itertools.product(*lists):
+        yield dict(zip(keys, values))
+
+
+def _workers_arg(workers):
+    if workers is None:
+        return os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise _pathpool.ScenarioError(f"workers: expected a whole number >= 1 or None (every core), got {workers!r}")
+    return workers
 
 
 def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, overrides=None, workers=None, progress=True):
     """Runs ``scenario`` at every point of ``grid`` (dotted key -> list of values; the key
     ``"cc"`` selects the multipath congestion control) for every seed in ``seeds``.
 
-    Each finished run is stored as ``out/<run id>.json`` (its parameters, seed and summary);
-    a run whose file exists is not run again. ``client=None`` uses ``workers`` threads
-    (default: every core); a ``dask.distributed.Client`` runs on its cluster. Every point is
-    checked before anything runs (ScenarioError names the field). Returns one row per run:
-    the grid's columns, ``seed``, then the summary's keys; ``.attrs["ran"]`` and
-    ``.attrs["reused"]`` count the runs computed now and those found in ``out``.
+    Each finished run is stored as ``out/<run id>.json`` (its parameters, seed, summary and a
+    digest of them); a run whose file exists and matches its digest is not run again, one
+    that does not match is run again and counted. ``client=None`` uses ``workers`` threads
+    (default: every core); a ``dask.distributed.Client`` runs on its cluster. The grid is
+    walked lazily and at most a few runs per worker are in flight, so a large grid costs no
+    memory before its first run; every point and every seed is checked before anything runs
+    (ScenarioError names the field or argument). Returns one row per run: the grid's
+    columns, ``seed``, then the summary's keys; ``.attrs["ran"]``, ``.attrs["reused"]`` and
+    ``.attrs["mismatched"]`` count the runs computed now, those found in ``out``, and those
+    whose stored file did not match and were run again.
     """
-    grid = dict(grid or {})
-    for k, values in grid.items():
-        if not isinstance(k, str):
-            raise _pathpool.ScenarioError(f"grid: expected string keys (dotted paths or 'cc'), got {k!r}")
-        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-            raise _pathpool.ScenarioError(f"grid: {k}: expected a list of values, got {values!r}")
-        grid[k] = list(values)
-    seeds = list(seeds)
+    keys, lists = _grid_arg(grid)
+    seeds, seed_count = seeds_arg(seeds)
+    cc_arg(cc, "cc")
+    workers = _workers_arg(workers)
     name, text = _scenario_text(scenario)
     base = override_list(overrides)
     build = _build_digest()
+
+    def tasks():
+        for point in _points(keys, lists):
+            scheme = point.get(CC, cc)
+            sets = base + override_list({k: v for k, v in point.items() if k != CC})
+            for seed in seeds:
+                spec = {"scenario": text, "overrides": sets, "seed": seed, "cc": scheme, "build": build}
+                key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:20]
+                yield {"key": key, "params": {**point, "seed": seed}, "text": text, "name": name, "overrides": sets, "seed": seed, "cc": scheme}
+
+    # Every point is checked before the first run: a bad value late in the grid must not
+    # fail a sweep hours in.
+    for point in _points(keys, lists):
+        sets = base + override_list({k: v for k, v in point.items() if k != CC})
+        _pathpool.check(text, sets, None, point.get(CC, cc), name)
+    total = math.prod(len(v) for v in lists) * seed_count
+
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
+    rows, mismatched, failures, ran = {}, [], [], 0
 
-    keys = list(grid)
-    tasks = []
-    for values in itertools.product(*(grid[k] for k in keys)):
-        point = dict(zip(keys, values))
-        scheme = point.get(CC, cc)
-        sets = base + override_list({k: v for k, v in point.items() if k != CC})
-        _pathpool.check(text, sets, None, scheme, name)
-        for seed in seeds:
-            spec = {"scenario": text, "overrides": sets, "seed": seed, "cc": scheme, "build": build}
-            key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:20]
-            tasks.append({"key": key, "params": {**point, "seed": seed}, "text": text, "name": name, "overrides": sets, "seed": seed, "cc": scheme})
+    def stored_or_run():
+        """Yields the tasks to run, taking the stored ones' rows on the way."""
+        for index, t in enumerate(tasks()):
+            path = folder / f"{t['key']}.json"
+            found = _store.load(path, t["key"], build)
+            if isinstance(found, dict):
+                rows[index] = _row(found)
+                bar.update(1)
+                continue
+            if found == _store.MISMATCH:
+                mismatched.append(path)
+            yield index, t
 
-    records, todo = {}, []
-    for t in tasks:
-        found = _load(folder / f"{t['key']}.json", t["key"])
-        if found is None:
-            todo.append(t)
-        else:
-            records[t["key"]] = found
-    failures = []
-    with tqdm(total=len(tasks), initial=len(records), unit="run", disable=not progress, desc="pathpool sweep") as bar:
-        for task, summary, error in _execute(todo, client, workers):
+    with tqdm(total=total, unit="run", disable=not progress, desc="pathpool sweep") as bar:
+        for (index, task), summary, error in _execute(stored_or_run(), client, workers):
+            ran += 1
             if error is None:
-                record = {"key": task["key"], "params": task["params"], "summary": summary}
-                _write(folder / f"{task['key']}.json", record)
-                records[task["key"]] = record
+                record = {"key": task["key"], "params": task["params"], "build": build, "summary": summary}
+                _store.write(folder / f"{task['key']}.json", record)
+                rows[index] = _row(record)
             else:
                 failures.append(f"{task['params']}: {error}")
             bar.update(1)
+    if mismatched:
+        shown = ", ".join(str(p) for p in mismatched[:3]) + (f" and {len(mismatched) - 3} more" if len(mismatched) > 3 else "")
+        warnings.warn(f"{len(mismatched)} stored sweep results did not match (edited, damaged, or from another build) and were run again: {shown}", stacklevel=2)
     if failures:
-        raise RuntimeError(f"{len(failures)} of {len(todo)} runs failed (the others are stored in '{folder}'; call again to resume): " + "; ".join(failures[:5]))
+        raise RuntimeError(f"{len(failures)} of {ran} runs failed (the others are stored in '{folder}'; call again to resume): " + "; ".join(failures[:5]))
 
-    rows = []
-    for t in tasks:
-        summary = {k: v for k, v in records[t["key"]]["summary"].items() if k != "seed"}
-        rows.append({**t["params"], **summary})
-    df = pd.DataFrame(rows)
-    df.attrs["ran"] = len(todo)
-    df.attrs["reused"] = len(tasks) - len(todo)
+    df = pd.DataFrame([rows[i] for i in sorted(rows)])
+    df.attrs["ran"] = ran
+    df.attrs["reused"] = total - ran
+    df.attrs["mismatched"] = len(mismatched)
     return df
 
 
+def _row(record):
+    return {**record["params"], **{k: v for k, v in record["summary"].items() if k != "seed"}}
+
+
 def _execute(todo, client, workers):
-    """Yields (task, summary, error) as runs finish."""
-    if not todo:
-        return
+    """Yields (item, summary, error) as runs finish, for each (index, task) item of the
+    iterator ``todo``; at most ``2 * workers`` runs (threads) or twice the cluster's threads
+    (Dask) are submitted at a time."""
     if client is None:
-        with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-            futures = {pool.submit(_run_task, t): t for t in todo}
-            for f in as_completed(futures):
-                yield _outcome(futures[f], f)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            yield from _bounded(todo, lambda t: pool.submit(_run_task, t), lambda fs: futures_wait(fs, return_when=FIRST_COMPLETED).done, 2 * workers)
         return
-    from distributed import as_completed as dask_completed
+    from distributed import wait as dask_wait
 
-    futures = {}
-    for t in todo:
-        futures[client.submit(_run_task, t, key=f"pathpool-{t['key']}", pure=False)] = t
-    for f in dask_completed(list(futures)):
-        yield _outcome(futures[f], f)
+    limit = 2 * max(1, sum(client.nthreads().values()))
+    submit = lambda t: client.submit(_run_task, t, key=f"pathpool-{t['key']}", pure=False)  # noqa: E731
+    yield from _bounded(todo, submit, lambda fs: dask_wait(fs, return_when="FIRST_COMPLETED").done, limit)
 
 
-def _outcome(task, future):
+def _bounded(todo, submit, wait_any, limit):
+    pending = {}
+    items = iter(todo)
+    while True:
+        for item in items:
+            pending[submit(item[1])] = item
+            if len(pending) >= limit:
+                break
+        if not pending:
+            return
+        for f in wait_any(list(pending)):
+            yield _outcome(pending.pop(f), f)
+
+
+def _outcome(item, future):
     try:
-        return task, future.result(), None
+        return item, future.result(), None
     except Exception as e:  # one run's failure must not lose the others' results
-        return task, None, f"{type(e).__name__}: {e}"
+        return item, None, f"{type(e).__name__}: {e}"

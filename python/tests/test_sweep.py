@@ -27,7 +27,7 @@ def test_a_grid_on_a_local_cluster_gives_one_row_per_run(root, tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         df = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=tmp_path / "s", client=client, overrides={"simulation.duration": "25s"}, progress=False)
-    assert len(df) == 12 and df.attrs == {"ran": 12, "reused": 0}
+    assert len(df) == 12 and df.attrs == {"ran": 12, "reused": 0, "mismatched": 0}
     assert list(df.columns[:3]) == ["links.bottleneck.rate", "flows.reno.cc", "seed"]
     assert len(_files(tmp_path / "s")) == 12
     # Each row is the run its parameters describe.
@@ -66,12 +66,12 @@ def test_a_killed_sweep_resumes_with_only_the_missing_runs(root, tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c, distributed.Client(c) as client:
         df = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=out, client=client, overrides=SETS, progress=False)
     assert len(df) == 12
-    assert df.attrs == {"ran": 12 - len(before), "reused": len(before)}
+    assert df.attrs == {"ran": 12 - len(before), "reused": len(before), "mismatched": 0}
     # The stored runs were not run again, and the new ones were stored.
     assert {f: (out / f).stat().st_mtime_ns for f in before} == before
     assert len(_files(out)) == 12
     again = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=out, overrides=SETS, progress=False)
-    assert again.attrs == {"ran": 0, "reused": 12}
+    assert again.attrs == {"ran": 0, "reused": 12, "mismatched": 0}
 
 
 def test_a_bad_grid_value_fails_before_anything_runs(root, tmp_path):

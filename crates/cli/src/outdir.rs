@@ -1,54 +1,53 @@
-//! The output folder of a command. It is created up front (so an unwritable path fails before
-//! any work) and removed again if the command fails before `finish`, so a failed run never
-//! leaves a half-written folder behind. A folder that already existed is left in place.
+//! The output folder of a command (`pathpool_reproduce::out_folder`): files are written into a
+//! staging folder inside it and replace the previous run's files only when the command
+//! finished; a folder with files pathpool did not write, or one another run is writing into,
+//! is refused before any work.
 
 use crate::error::CliError;
+use pathpool_reproduce::out_folder::{input_inside, OutFolder};
+use pathpool_reproduce::out_lock::Wait;
 use std::path::{Path, PathBuf};
 
 pub struct OutDir {
-    path: PathBuf,
-    created: bool,
-    finished: bool,
+    folder: OutFolder,
 }
 
 impl OutDir {
-    /// Creates `path` (and parents). `flag` names the option for the error message.
+    /// Opens `path` (created with its parents). `flag` names the option for messages.
     pub fn create(flag: &str, path: &Path) -> Result<OutDir, CliError> {
-        if path.exists() && !path.is_dir() {
-            return Err(CliError::usage(format!("{flag}: expected a folder, but '{}' exists and is not one", path.display())));
-        }
-        let created = !path.exists();
-        std::fs::create_dir_all(path)
-            .map_err(|e| CliError::usage(format!("{flag}: expected a folder that can be created, '{}': {e}", path.display())))?;
-        let probe = path.join(".pathpool-write-test");
-        if let Err(e) = std::fs::write(&probe, b"") {
-            if created {
-                let _ = std::fs::remove_dir_all(path);
-            }
-            return Err(CliError::usage(format!("{flag}: expected a writable folder, '{}': {e}", path.display())));
-        }
-        let _ = std::fs::remove_file(&probe);
-        Ok(OutDir { path: path.to_path_buf(), created, finished: false })
+        Self::create_reading(flag, path, &[])
     }
 
+    /// As `create`, refusing a folder that holds one of `inputs`: the run would replace the
+    /// files it reads.
+    pub fn create_reading(flag: &str, path: &Path, inputs: &[&Path]) -> Result<OutDir, CliError> {
+        if let Some(input) = input_inside(path, inputs) {
+            return Err(CliError::usage(format!(
+                "{flag}: '{}' holds the input '{}', which this run would replace; write into another folder",
+                path.display(),
+                input.display()
+            )));
+        }
+        let folder = OutFolder::open(flag, path, Wait::Refuse, &[]).map_err(CliError::usage)?;
+        Ok(OutDir { folder })
+    }
+
+    /// Where the command writes (the staging folder until `finish`).
     pub fn path(&self) -> &Path {
-        &self.path
+        self.folder.path()
     }
 
     pub fn join(&self, name: &str) -> PathBuf {
-        self.path.join(name)
+        self.folder.path().join(name)
     }
 
-    /// Marks the output complete: it is kept.
-    pub fn finish(mut self) {
-        self.finished = true;
+    /// The folder the user named: for messages, and where the files are after `finish`.
+    pub fn target(&self) -> &Path {
+        self.folder.target()
     }
-}
 
-impl Drop for OutDir {
-    fn drop(&mut self) {
-        if !self.finished && self.created {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
+    /// Marks the output complete: it replaces the previous run's.
+    pub fn finish(self) -> Result<(), CliError> {
+        self.folder.finish().map_err(CliError::runtime)
     }
 }

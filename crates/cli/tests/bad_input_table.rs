@@ -1,5 +1,5 @@
 //! Every kind of bad input a user may hand the binary (scenario files, `--set`, `--seed`,
-//! detect's trace CSV, captures), run through the real `pathpool`: each ends with the exit
+//! detect's trace CSV, captures, output folders), run through the real `pathpool`: each ends with the exit
 //! code and message recorded in docs/robustness.md ("Bad input through the binary"). The
 //! test fails when that table is stale; `PATHPOOL_WRITE_DOCS=1 cargo test -p pathpool --test
 //! bad_input_table` rewrites it. Numeric extremes are the table above it (crates/scenario's
@@ -71,7 +71,7 @@ fn cases() -> Vec<Case> {
     vec![
         // Scenario files.
         case("missing scenario file", vec![], &run, 2, &["s.toml", "cannot read"]),
-        case("scenario path is a folder", vec![("s.toml/x", vec![])], &run, 2, &["s.toml"]),
+        case("scenario path is a folder", vec![("s.toml/", vec![])], &run, 2, &["s.toml"]),
         case("empty scenario file", vec![("s.toml", vec![])], &run, 2, &["s.toml:1:1", "simulation"]),
         case("binary garbage as scenario", vec![("s.toml", garbage())], &run, 2, &["s.toml", "UTF-8"]),
         case("TOML syntax error (unclosed string)", scenario("delay = \"10ms\"", "delay = \"10ms"), &run, 2, &["s.toml:9:"]),
@@ -94,6 +94,10 @@ fn cases() -> Vec<Case> {
         case("--set without =", scenario("", ""), &["run", "s.toml", "--out", "out", "--set", "links.bottleneck.rate"], 2, &["--set"]),
         case("--seed -1", scenario("", ""), &["run", "s.toml", "--out", "out", "--seed", "-1"], 2, &["--seed", "expected a whole number"]),
         case("--out is a file", vec![("s.toml", GOOD.as_bytes().to_vec()), ("out", vec![])], &run, 2, &["--out"]),
+        // Output folders (docs/robustness.md, "Output folders").
+        case("--out holds files pathpool did not write", vec![("s.toml", GOOD.as_bytes().to_vec()), ("out/notes.txt", b"mine".to_vec())], &run, 2, &["--out", "did not write (notes.txt)"]),
+        case("--pcap holds files pathpool did not write", vec![("s.toml", GOOD.as_bytes().to_vec()), ("cap/a.pcap", vec![])], &["run", "s.toml", "--out", "out", "--pcap", "cap"], 2, &["--pcap", "did not write (a.pcap)"]),
+        case("--out holds the trace read", vec![("out/t.csv", reversed_trace())], &["detect", "--input", "out/t.csv", "--out", "out"], 2, &["--out", "holds the input 'out/t.csv'"]),
         // detect's trace CSV.
         case("missing trace", vec![], &["detect", "--input", "t.csv", "--out", "out"], 2, &["t.csv", "cannot read"]),
         case("empty trace", vec![("t.csv", vec![])], &["detect", "--input", "t.csv", "--out", "out"], 2, &["t.csv", "expected the header"]),
@@ -119,9 +123,12 @@ fn outcome(c: &Case, dir: &Path) -> (i32, String) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     for (name, bytes) in &c.files {
+        // A name ending in '/' is a folder.
         let p = dir.join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        if !name.contains('/') {
+        if name.ends_with('/') {
+            std::fs::create_dir_all(&p).unwrap();
+        } else {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(&p, bytes).unwrap();
         }
     }

@@ -81,7 +81,9 @@ fn run(case: &Case, scratch: &Path) -> Result<Vec<(String, String)>, String> {
     if !o.status.success() {
         return Err(format!("{}: {args:?} failed: {}", case.name, String::from_utf8_lossy(&o.stderr)));
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).collect();
+    // The folder's bookkeeping (`.pathpool`, its lock: docs/robustness.md, "Output folders")
+    // is no result.
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with(".pathpool")).collect();
     files.sort();
     let mut rows = Vec::new();
     for f in files {

@@ -3,6 +3,7 @@
 //! write the output folder or return the summary.
 
 use crate::convert::{self, DICT_NAME};
+use crate::outdir::OutDir;
 use crate::ScenarioError;
 use pathpool_scenario::progress::Progress;
 use pathpool_scenario::{load, load_str, mptcp, output, simulate, summary, Loaded};
@@ -98,9 +99,11 @@ fn with_loaded<T: Send>(
 #[pyo3(signature = (scenario, out, overrides = Vec::new(), seed = None, cc = None, name = None))]
 pub fn run(py: Python<'_>, scenario: &Bound<'_, PyAny>, out: PathBuf, overrides: Vec<String>, seed: Option<u64>, cc: Option<String>, name: Option<String>) -> PyResult<String> {
     with_loaded(py, scenario, name, overrides, seed, cc, |l| {
+        // As the CLI's --out: the files replace an earlier run's only once this one finished.
+        let dir = OutDir::create("out", &out).map_err(|e| Failed::Scenario(e.to_string()))?;
         let outcome = simulate(l, &Progress::hidden()).map_err(|e| Failed::Scenario(e.to_string()))?;
-        std::fs::create_dir_all(&out).map_err(|e| Failed::Run(format!("out: cannot create '{}': {e}", out.display())))?;
-        let s = output::write_all(&out, &outcome).map_err(|e| Failed::Run(format!("out: writing into '{}': {e}", out.display())))?;
+        let s = output::write_all(dir.path(), &outcome).map_err(|e| Failed::Run(format!("out: writing into '{}': {e}", out.display())))?;
+        dir.finish().map_err(|e| Failed::Run(e.to_string()))?;
         Ok(summary::to_json(&s))
     })
 }

@@ -7,6 +7,8 @@
 //! the paper, which writes its section of the report, its figures and the CSVs behind them.
 
 pub mod job;
+pub mod out_folder;
+pub mod out_lock;
 pub mod papers;
 mod reproduce;
 pub mod report;
@@ -20,7 +22,7 @@ pub mod verdict;
 pub use job::{Job, Results};
 pub use report::PaperOut;
 pub use verdict::Claim;
-pub use reproduce::{check_out_dir, reproduce, Failure, Reproduction};
+pub use reproduce::{mismatch_note, reproduce, Failure, Reproduction};
 pub use scenario_files::ScenarioFiles;
 
 use std::path::PathBuf;

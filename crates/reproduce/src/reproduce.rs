@@ -3,14 +3,12 @@
 
 use crate::report::PaperOut;
 use crate::runner::{run_all, Counts, Planned};
-use crate::{Options, Paper};
+use crate::out_folder::OutFolder;
+use crate::out_lock::Wait;
+use crate::{store, Options, Paper};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-/// Marks a folder as a reproduction's, so that running again resumes in it and no other
-/// folder is written into.
-const MARKER: &str = ".pathpool-reproduce";
 
 /// Why a reproduction stopped: its input (paper, scenario files, output folder) was wrong,
 /// or a run or a write failed.
@@ -37,24 +35,6 @@ pub struct Reproduction {
     pub counts: Counts,
 }
 
-/// Refuses an output folder that holds something other than an earlier reproduction.
-pub fn check_out_dir(root: &Path) -> Result<(), String> {
-    if !root.exists() {
-        return Ok(());
-    }
-    if !root.is_dir() {
-        return Err(format!("--out: '{}' is a file; expected a folder (new, empty, or an earlier reproduction's)", root.display()));
-    }
-    let empty = std::fs::read_dir(root).map_err(|e| format!("--out: cannot read '{}': {e}", root.display()))?.next().is_none();
-    if empty || root.join(MARKER).exists() {
-        return Ok(());
-    }
-    Err(format!(
-        "--out: '{}' holds other files; expected a new or empty folder, or an earlier reproduction's to resume",
-        root.display()
-    ))
-}
-
 pub fn reproduce(papers: &[&'static dyn Paper], opts: &Options, root: &Path, threads: usize, command: &str) -> Result<Reproduction, Failure> {
     let started = std::time::Instant::now();
     let mut planned = Vec::new();
@@ -67,24 +47,27 @@ pub fn reproduce(papers: &[&'static dyn Paper], opts: &Options, root: &Path, thr
             planned.push(Planned { paper: p.name(), job });
         }
     }
-    check_out_dir(root).map_err(Failure::Input)?;
+    // The finished runs (`runs/`) are kept across reproductions, which reuse them; the report,
+    // figures and CSVs replace the previous reproduction's once this one finished. A second
+    // reproduction into the folder waits for the first, then reuses what it stored.
+    let folder = OutFolder::open("--out", root, Wait::Block, &[store::RUNS]).map_err(Failure::Input)?;
     let io = |e: std::io::Error| Failure::Run(format!("--out: writing into '{}': {e}", root.display()));
-    std::fs::create_dir_all(root).map_err(io)?;
-    std::fs::write(root.join(MARKER), "pathpool reproduce output folder\n").map_err(io)?;
     let (results, counts) = run_all(&planned, root, threads).map_err(Failure::Run)?;
+    let staged = folder.path();
 
     let mode = if opts.quick { "quick preset: fewer seeds, shorter runs" } else { "full preset" };
     let mut report = format!(
-        "# pathpool: the papers' experiments beside the published numbers\n\nCommand: `{command}` ({mode}); {} runs ({} reused from an earlier, interrupted reproduction). Each run's result is in `runs/`.\n",
+        "# pathpool: the papers' experiments beside the published numbers\n\nCommand: `{command}` ({mode}); {} runs ({} reused from an earlier, interrupted reproduction{}). Each run's result is in `runs/`.\n",
         planned.len(),
-        counts.reused
+        counts.reused,
+        mismatch_note(counts.mismatched)
     );
     let mut keys = Map::new();
     let empty = Default::default();
     let mut sections = String::new();
     let mut claims = Vec::new();
     for p in papers {
-        let mut out = PaperOut::new(root, p.name()).map_err(io)?;
+        let mut out = PaperOut::new(staged, p.name()).map_err(io)?;
         p.report(opts, results.get(p.name()).unwrap_or(&empty), &mut out).map_err(|e| Failure::Run(format!("{}: {e}", p.name())))?;
         sections.push_str(&format!("\n## {} ({})\n\n{}", p.title(), p.name(), out.markdown));
         claims.push((p.name(), std::mem::take(&mut out.claims)));
@@ -101,10 +84,18 @@ pub fn reproduce(papers: &[&'static dyn Paper], opts: &Options, root: &Path, thr
     keys.insert("quick".into(), opts.quick.into());
     keys.insert("runs".into(), planned.len().into());
     keys.insert("wall_seconds".into(), started.elapsed().as_secs_f64().into());
-    let report_path = root.join("report.md");
-    let summary_path = root.join("summary.json");
-    std::fs::write(&report_path, report).map_err(io)?;
+    std::fs::write(staged.join("report.md"), report).map_err(io)?;
     let json = serde_json::to_string_pretty(&Value::Object(keys)).map_err(|e| Failure::Run(e.to_string()))?;
-    std::fs::write(&summary_path, json + "\n").map_err(io)?;
-    Ok(Reproduction { report: report_path, summary: summary_path, counts })
+    std::fs::write(staged.join("summary.json"), json + "\n").map_err(io)?;
+    folder.finish().map_err(Failure::Run)?;
+    Ok(Reproduction { report: root.join("report.md"), summary: root.join("summary.json"), counts })
+}
+
+/// Stored results that were not reused although a file was there.
+pub fn mismatch_note(mismatched: usize) -> String {
+    match mismatched {
+        0 => String::new(),
+        1 => "; 1 stored result did not match (edited, damaged, or from another build) and was run again".into(),
+        n => format!("; {n} stored results did not match (edited, damaged, or from another build) and were run again"),
+    }
 }

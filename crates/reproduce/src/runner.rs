@@ -4,7 +4,7 @@
 //! threads or on the order in which jobs finish.
 
 use crate::job::{Job, Results};
-use crate::store;
+use crate::store::{self, Stored};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -19,11 +19,13 @@ pub struct Planned {
     pub job: Job,
 }
 
-/// How many results were reused and how many were computed.
+/// How many results were reused and how many were computed; of the computed ones, how many
+/// had a stored file that did not match (edited, damaged, or from another build or spec).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub reused: usize,
     pub run: usize,
+    pub mismatched: usize,
 }
 
 /// Runs every job not already stored under `root` on `threads` threads; returns the
@@ -32,15 +34,20 @@ pub struct Counts {
 pub fn run_all(planned: &[Planned], root: &Path, threads: usize) -> Result<(BTreeMap<&'static str, Results>, Counts), String> {
     let mut results: BTreeMap<&'static str, Results> = BTreeMap::new();
     let mut todo = Vec::new();
+    let mut mismatched = 0;
     for p in planned {
         match store::load(&store::path(root, p.paper, &p.job.id), &p.job.spec) {
-            Some(v) => {
+            Stored::Match(v) => {
                 results.entry(p.paper).or_default().insert(p.job.id.clone(), v);
             }
-            None => todo.push(p),
+            Stored::Mismatch => {
+                mismatched += 1;
+                todo.push(p);
+            }
+            Stored::Missing => todo.push(p),
         }
     }
-    let counts = Counts { reused: planned.len() - todo.len(), run: todo.len() };
+    let counts = Counts { reused: planned.len() - todo.len(), run: todo.len(), mismatched };
     let bar = progress(todo.len());
     let next = AtomicUsize::new(0);
     let done = Mutex::new(Vec::with_capacity(todo.len()));

@@ -55,7 +55,7 @@ pub fn run(args: CwndsimArgs) -> Result<(), CliError> {
     std::fs::write(out.join("summary.json"), summary(&args.algo, &cfg, &result))?;
     std::fs::write(out.join("timeseries.csv"), timeseries(&cfg, &result))?;
     plot(&args.algo, &cfg, &result, &out.join("windows.png"))?;
-    out.finish();
+    out.finish()?;
     report(&args.algo, &result, &args.out);
     Ok(())
 }

@@ -160,7 +160,8 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
         return Err(too_short(&format!("--input '{name}': the trace"), span_ns, &cfg));
     }
 
-    let out = OutDir::create("--out", &args.out)?;
+    let inputs: Vec<&std::path::Path> = std::iter::once(input.as_path()).chain(args.truth.as_deref()).collect();
+    let out = OutDir::create_reading("--out", &args.out, &inputs)?;
     write_groups(&out.join("observations.csv"), &replay.observations, &trace.flows)?;
     write_groups(&out.join("decisions.csv"), &replay.decisions, &trace.flows)?;
     let mut summary = summary(&args, &cfg, &trace, &replay, origin_us, span_ns, events.len());
@@ -181,9 +182,9 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
         n,
         replay.observations.len(),
         replay.decisions.len(),
-        out.path().display()
+        out.target().display()
     );
-    out.finish();
+    out.finish()?;
     Ok(())
 }
 

@@ -170,7 +170,8 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         return Err(super::detect::too_short(&format!("--pcap '{files}': the analysed flows"), span_ns, &cfg));
     }
 
-    let out = OutDir::create("--out", &args.out)?;
+    let inputs: Vec<&std::path::Path> = p.files.iter().map(PathBuf::as_path).collect();
+    let out = OutDir::create_reading("--out", &args.out, &inputs)?;
     let names: Vec<String> = plan.subflows.iter().map(|f| f.name.clone()).collect();
     write_groups(&out.join("observations.csv"), &replay.observations, &plan, None)?;
     write_groups(&out.join("decisions.csv"), &replay.decisions, &plan, Some(&support))?;
@@ -232,8 +233,8 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     // A reader that stops early (`| head -1`) closes stdout: everything is in the files by
     // now, so a refused write ends the command quietly (print! would panic on it).
     let mut stdout = std::io::stdout().lock();
-    let _ = std::io::Write::write_all(&mut stdout, format!("{text}-> {}\n", out.path().display()).as_bytes());
-    out.finish();
+    let _ = std::io::Write::write_all(&mut stdout, format!("{text}-> {}\n", out.target().display()).as_bytes());
+    out.finish()?;
     Ok(())
 }
 

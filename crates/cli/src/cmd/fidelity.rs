@@ -85,17 +85,16 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
     };
     let command = command_line(&a, &settings);
     let out = OutDir::create("--out", &a.out)?;
-    let dir = out.path().to_path_buf();
-    // The runs finished so far are kept (and reported) even when a later one fails.
-    out.finish();
-    let (rows, failure) = run_suite(&cases, &settings, &dir);
+    let (rows, failure) = run_suite(&cases, &settings, out.path());
     let report = fidelity::report_markdown(&rows, &command);
-    std::fs::write(dir.join("report.md"), &report)?;
+    std::fs::write(out.join("report.md"), &report)?;
     if !rows.is_empty() {
-        fidelity::figure(&dir.join("fidelity.png"), &rows).map_err(|e| CliError::runtime(e.to_string()))?;
+        fidelity::figure(&out.join("fidelity.png"), &rows).map_err(|e| CliError::runtime(e.to_string()))?;
     }
+    // The runs finished so far are kept (and reported) even when a later one failed.
+    out.finish()?;
     println!("{}", fidelity::report::table(&rows));
-    println!("wrote {}", dir.join("report.md").display());
+    println!("wrote {}", a.out.join("report.md").display());
     if let Some(e) = failure {
         return Err(e);
     }

@@ -149,7 +149,7 @@ fn run_one(a: QuicRunArgs) -> Result<(), CliError> {
     let report = loopback::run(&exp).map_err(CliError::runtime)?;
     let topology = format!("{:?}", a.topology).to_lowercase();
     write_run(&out, &exp, &report, cc, &topology, "mpquic-loopback", started.elapsed().as_secs_f64(), |_| {})?;
-    out.finish();
+    out.finish()?;
     print_summary(&a.out);
     flow_errors(&report)
 }

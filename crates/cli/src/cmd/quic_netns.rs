@@ -229,7 +229,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     element.stop();
     drop(tuns);
     drop(spaces);
-    out.finish();
+    out.finish()?;
     super::quic::print_summary(&a.out);
     if !failed.is_empty() {
         return Err(CliError::runtime(format!("processes failed (outputs written; see their logs): {}", failed.join(", "))));

@@ -58,7 +58,7 @@ pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
     let o = SendOptions { to: a.to, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
     let report = loopback::send(&o).map_err(CliError::usage)?;
     std::fs::write(out.join("report.json"), serde_json::to_string(&to_json(&report)).map_err(|e| CliError::runtime(e.to_string()))?)?;
-    out.finish();
+    out.finish()?;
     crate::cmd::quic::flow_errors(&report)
 }
 
@@ -74,7 +74,7 @@ pub fn recv(a: QuicRecvArgs) -> Result<(), CliError> {
     };
     let report = loopback::recv(a.listen, &certs, limit, PROBE, ready).map_err(CliError::usage)?;
     std::fs::write(out.join("report.json"), serde_json::to_string(&to_json(&report)).map_err(|e| CliError::runtime(e.to_string()))?)?;
-    out.finish();
+    out.finish()?;
     crate::cmd::quic::flow_errors(&report)
 }
 

@@ -66,7 +66,7 @@ pub fn run(args: ReproduceArgs) -> Result<(), CliError> {
         Failure::Run(m) => CliError::runtime(m),
     })?;
     let mut o = std::io::stdout().lock();
-    let _ = writeln!(o, "{} runs ({} reused from an earlier run)", done.counts.run + done.counts.reused, done.counts.reused);
+    let _ = writeln!(o, "{} runs ({} reused from an earlier run{})", done.counts.run + done.counts.reused, done.counts.reused, pathpool_reproduce::mismatch_note(done.counts.mismatched));
     let _ = writeln!(o, "report:  {}", done.report.display());
     let _ = writeln!(o, "summary: {}", done.summary.display());
     Ok(())

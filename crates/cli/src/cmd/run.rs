@@ -43,13 +43,17 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(w) = pathpool_scenario::randomness::seed_warning(&loaded.scenario) {
         eprintln!("{w}");
     }
-    let out = OutDir::create("--out", &args.out)?;
+    let out = OutDir::create_reading("--out", &args.out, &[args.file.as_path()])?;
+    let pcap = args.pcap.as_ref().map(|dir| OutDir::create_reading("--pcap", dir, &[args.file.as_path()])).transpose()?;
     let progress = Progress::new(loaded.scenario.simulation.duration);
-    let outcome = pathpool_scenario::simulate_captured(&loaded, &progress, args.pcap.as_deref()).map_err(|e| CliError::usage(e.to_string()))?;
+    let outcome = pathpool_scenario::simulate_captured(&loaded, &progress, pcap.as_ref().map(OutDir::path)).map_err(|e| CliError::usage(e.to_string()))?;
     progress.finish();
     let summary = pathpool_scenario::output::write_all(out.path(), &outcome)
-        .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.path().display())))?;
-    out.finish();
+        .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.target().display())))?;
+    if let Some(pcap) = pcap {
+        pcap.finish()?;
+    }
+    out.finish()?;
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
     let mut lines: Vec<String> = ["hosts", "scheme", "sbd_detector", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
     if loaded.scenario.simulation.hosts == pathpool_scenario::host_model::HostModel::Ideal {

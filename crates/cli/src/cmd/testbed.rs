@@ -124,7 +124,7 @@ fn run_scenario(args: TestbedRunArgs) -> Result<(), CliError> {
         runs.push(summary);
     }
     let summary = if runs.len() == 1 { runs.pop().expect("one run") } else { medians(out.path(), &runs)? };
-    out.finish();
+    out.finish()?;
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
     let lines: Vec<String> = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio"].iter().filter_map(|k| show(k)).collect();
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());

@@ -149,7 +149,7 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     let path = out.join("truth.json");
     std::fs::write(&path, serde_json::to_string_pretty(&truth).expect("json") + "\n")
         .map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", path.display())))?;
-    let _ = writeln!(std::io::stdout().lock(), "{} OWD rows, {} RTT rows -> {}", trace.owd.len(), trace.rtt.len(), out.path().display());
-    out.finish();
+    let _ = writeln!(std::io::stdout().lock(), "{} OWD rows, {} RTT rows -> {}", trace.owd.len(), trace.rtt.len(), out.target().display());
+    out.finish()?;
     Ok(())
 }

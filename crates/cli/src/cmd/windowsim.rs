@@ -67,7 +67,7 @@ pub fn run(args: WindowsimArgs) -> Result<(), CliError> {
     }
     std::fs::write(out.join("summary.json"), summary_json(&runs))?;
     std::fs::write(out.join("summary.csv"), summary_csv(&runs))?;
-    out.finish();
+    out.finish()?;
     report(&runs, &args.out);
     Ok(())
 }
