@@ -109,6 +109,7 @@ pub fn draw_boxes(path: &Path, titles: &BoxTitles, groups: &[BoxGroup], width: u
     let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE).map_err(err(path))?;
     let below_title = root.titled(titles.title, ("sans-serif", 18)).map_err(err(path))?;
+    let entries = legend::fit(&below_title, entries, width, crate::MAX_LEGEND_ROWS);
     let band_h = legend::height(&below_title, &entries, width);
     let (band, area) = below_title.split_vertically(band_h);
     let mut chart = ChartBuilder::on(&area)

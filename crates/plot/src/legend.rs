@@ -43,6 +43,24 @@ fn layout<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entries: &[(String,
     (at, height)
 }
 
+/// At most `rows` rows of `entries`: a figure with many lines (a capture's flows) names the
+/// first ones and says how many more there are, rather than giving its canvas to names.
+pub fn fit<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entries: Vec<(String, Sample)>, width: u32, rows: u32) -> Vec<(String, Sample)> {
+    if layout(area, &entries, width).1 <= rows * ROW + 4 {
+        return entries;
+    }
+    let mut keep = entries.len();
+    while keep > 0 {
+        keep -= 1;
+        let mut head = entries[..keep].to_vec();
+        head.push((format!("and {} more", entries.len() - keep), Sample::Line(WHITE)));
+        if layout(area, &head, width).1 <= rows * ROW + 4 {
+            return head;
+        }
+    }
+    Vec::new()
+}
+
 /// The height the legend of `entries` takes in a band `width` wide.
 pub fn height<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entries: &[(String, Sample)], width: u32) -> u32 {
     layout(area, entries, width).1

@@ -112,6 +112,9 @@ pub(crate) fn err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> PlotError 
     move |e| PlotError(format!("{}: {e}", path.display()))
 }
 
+/// Legend rows at the most (a capture with many flows names the first ones).
+pub(crate) const MAX_LEGEND_ROWS: u32 = 3;
+
 /// Headroom above the data, as a fraction of the data's range.
 pub(crate) const HEADROOM: f64 = 0.1;
 
@@ -185,6 +188,7 @@ pub fn draw_panels(path: &Path, panels: &[Panel], width: u32, panel_height: u32)
             })
             .collect();
         let below_title = area.titled(&panel.title, ("sans-serif", 16)).map_err(err(path))?;
+        let entries = legend::fit(&below_title, entries, width, MAX_LEGEND_ROWS);
         let band_h = legend::height(&below_title, &entries, width);
         let (band, area) = below_title.split_vertically(band_h);
         let mut chart = ChartBuilder::on(&area)

@@ -74,6 +74,17 @@ fn line_panels_draw_every_legend_entry_and_the_papers_marks() {
     assert!(drawn.legend_height * 6 <= drawn.height, "legend {} of {} px", drawn.legend_height, drawn.height);
 }
 
+/// A capture with 60 flows: the legend names the first ones and how many more, in at most
+/// three rows, instead of covering the chart.
+#[test]
+fn a_legend_of_many_lines_stays_small() {
+    let series = (0..60).map(|i| Series::step(format!("flow 10.0.0.{i}:443"), vec![(0.0, 1.0), (1.0, 2.0)])).collect();
+    let panel = Panel { title: "groups".into(), x_label: "time (s)".into(), y_label: "group".into(), series };
+    let drawn = draw_panels(&scratch("many.png"), &[panel], 1000, 360).unwrap();
+    assert!(drawn.legend.len() < 60 && drawn.legend.last().unwrap().text.ends_with("more"), "{:?}", drawn.legend);
+    assert!(drawn.legend_height <= 3 * 18 + 4, "{}", drawn.legend_height);
+}
+
 #[test]
 fn a_scheme_has_one_colour_in_every_figure() {
     assert_ne!(scheme_color("olia"), scheme_color("mptcp-sbd"));
