@@ -93,7 +93,10 @@ impl ShiftMetrics {
 
     /// The delay CDF over every transition, the missed ones as a mass at the phase length.
     fn cdf(&self, name: &str, scheme: &str) -> Series {
-        let label = format!("{name}: {} of {} detected, the rest drawn at {PHASE_S} s", self.reached.len(), self.delays.len());
+        let mut label = format!("{name}: {} of {} detected", self.reached.len(), self.delays.len());
+        if self.missed_count() > 0 {
+            label.push_str(&format!(", the rest drawn at {PHASE_S} s"));
+        }
         Series::step(label, cdf_with_misses(&self.reached, self.delays.len(), PHASE_S)).scheme(scheme)
     }
 }
