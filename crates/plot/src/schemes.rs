@@ -1,6 +1,7 @@
 //! One colour per scheme, the same in every figure, so that a reader who learnt that OLIA is
-//! orange in one figure finds it orange in the next. Anything that is not a scheme (flows,
-//! links, detectors) takes the remaining colours in order.
+//! orange in one figure finds it orange in the next. Anything that is not a scheme (paths,
+//! flows, detectors) takes a fixed sequence of colours, which reuses some schemes' colours: a
+//! figure colours either schemes or such series, never both.
 
 use plotters::style::RGBColor;
 
@@ -25,7 +26,7 @@ const SCHEMES: [(&str, RGBColor, &str); 16] = [
     ("optimum", RGBColor(0, 0, 0), "optimum"),
 ];
 
-/// Colours for series that are not schemes, none of them a scheme's.
+/// Colours for series that are not schemes, in order.
 const OTHERS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
