@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes the README's results table (S0's experiments on the simulator) from the output of
-`pathpool reproduce ferlin2016 --out DIR`, between the README's results markers.
+`pathpool reproduce ferlin2016 --out DIR`, between the README's results markers, and copies
+its headline figure (Fig. 5(a, b): OLIA, S0's detector and the default pathpool preset) to
+docs/figures/ferlin2016-fig5-nsb.png.
 
     pathpool reproduce ferlin2016 --out out/ferlin2016
-    python3 scripts/readme_results.py out/ferlin2016          # rewrites README.md
+    python3 scripts/readme_results.py out/ferlin2016          # rewrites README.md and the figure
     python3 scripts/readme_results.py out/ferlin2016 --print  # prints the table only
 
 Every figure comes from DIR/summary.json and DIR/ferlin2016/*_groups.csv; only the S0 column
@@ -13,12 +15,14 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from doc_table import emit  # noqa: E402
 
 BEGIN, END = "<!-- results table: begin -->", "<!-- results table: end -->"
+FIGURE = ("ferlin2016/fig5ab_nsb_sum_ratio.png", "docs/figures/ferlin2016-fig5-nsb.png")
 SIZES = (2, 3, 4, 5)
 
 
@@ -44,9 +48,11 @@ def table(out_dir):
         return [fmt(n) for n in SIZES]
 
     def shift(prefix, paper=""):
-        """S0's shifting bottleneck runs with two subflows only: one cell, then blanks."""
-        cell = f"{s[prefix + 'shift_transition_delay_s']:.1f} s, {s[prefix + 'shift_missed']:.0f} missed"
-        return row("shifting bottleneck: mean delay to the first right decision, phases missed (n = 2)",
+        """S0's shifting bottleneck runs with two subflows only: one cell, then blanks. The
+        mean covers the detected transitions only, so the cell says how many those were."""
+        total, missed = s[prefix + "shift_transitions"], s[prefix + "shift_missed"]
+        cell = f"{total - missed:.0f} of {total:.0f} detected; mean of those {s[prefix + 'shift_transition_delay_s']:.1f} s"
+        return row("shifting bottleneck: transitions detected within the 30 s phase, mean delay to the first right decision (n = 2)",
                    [cell, "", "", ""], paper)
 
     lines = [
@@ -64,7 +70,7 @@ def table(out_dir):
             each(lambda n: f"{s0[(f'sb-{n}', 1)]:.3f}"), "0.97 - 0.977"),
         row("NSB-n: decisions that separate every subflow",
             each(lambda n: f"{s0[(f'nsb-{n}', n)]:.3f}"), "0.75 - 0.70"),
-        shift("", "7 s"),
+        shift("", "all; 7 s"),
         "| **with the delay-correlation split** (an extension) | | | | | |",
         row("NSB-n: decisions that separate every subflow, and the gain over OLIA",
             each(lambda n: f"{split[(f'nsb-{n}', n)]:.3f}, {s[f'corr_nsb_gain_n{n}']:.2f}"), ""),
@@ -93,6 +99,12 @@ def main():
     except KeyError as e:
         sys.exit(f"{a.out}: key {e} missing; is this the output of `pathpool reproduce ferlin2016`?")
     emit(text, a.print, a.readme, BEGIN, END)
+    if not a.print:
+        src, dst = os.path.join(a.out, FIGURE[0]), os.path.join(root, FIGURE[1])
+        if not os.path.exists(src):
+            sys.exit(f"{src}: not found; run `pathpool reproduce ferlin2016 --out {a.out}` first")
+        shutil.copyfile(src, dst)
+        print(f"wrote {dst}")
 
 
 if __name__ == "__main__":

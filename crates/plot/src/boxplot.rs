@@ -1,26 +1,36 @@
-//! Box plots in the style of the papers' figures (quartiles, whiskers at min/max), with the
-//! paper's value for a box drawn as a cross beside ours where the paper gives one.
+//! Box plots in the style of the papers' figures (quartiles, whiskers at min/max), one colour
+//! per scheme with one legend, boxes of the same x category side by side, the number of runs
+//! above each box, and the paper's value for a box drawn as a cross where the paper gives one.
 
-use crate::{color, ensure_font, err, legend, PlotError, HEADROOM};
+use crate::drawn::Drawn;
+use crate::schemes::{other_color, scheme_color, scheme_name};
+use crate::ticks::tick;
+use crate::{ensure_font, err, legend, PlotError, HEADROOM};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 
-/// One box: a label on the x axis, its samples, and the paper's value if it gives one.
+/// One box: its x category, the scheme it belongs to (its colour and legend entry), its
+/// samples, and the paper's value if it gives one.
 #[derive(Clone, Debug, Default)]
 pub struct BoxGroup {
     pub label: String,
+    pub scheme: Option<String>,
     pub values: Vec<f64>,
     pub paper: Option<f64>,
 }
 
 impl BoxGroup {
     pub fn new(label: impl Into<String>, values: Vec<f64>) -> Self {
-        BoxGroup { label: label.into(), values, paper: None }
+        BoxGroup { label: label.into(), values, ..BoxGroup::default() }
     }
     /// The same box with the paper's value for it.
     pub fn paper(self, value: Option<f64>) -> Self {
         BoxGroup { paper: value, ..self }
+    }
+    /// The same box coloured and named as `scheme` (a results' scheme name, e.g. "olia").
+    pub fn scheme(self, scheme: impl Into<String>) -> Self {
+        BoxGroup { scheme: Some(scheme.into()), ..self }
     }
 }
 
@@ -35,7 +45,7 @@ pub struct BoxTitles<'a> {
 }
 
 /// The y range: from 0 (or the lowest value, if negative) to the highest value or paper
-/// value, with headroom so that no whisker or cross touches the frame.
+/// value, with headroom so that no whisker, cross or run count touches the frame.
 fn y_range(groups: &[BoxGroup]) -> (f64, f64) {
     let all = groups.iter().flat_map(|g| g.values.iter().copied().chain(g.paper)).filter(|v| v.is_finite());
     let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
@@ -47,99 +57,127 @@ fn y_range(groups: &[BoxGroup]) -> (f64, f64) {
     (if lo < 0.0 { lo - margin } else { lo }, hi + margin)
 }
 
-/// The x labels as lines: each label whole if every one fits its slot of the `plot_width`
-/// pixels at `size`, else split at its last space ("uncoupled SF1" over two lines), so
-/// that neighbouring labels never run into each other.
-fn label_lines(labels: &[String]) -> Vec<Vec<String>> {
-    labels.iter().map(|l| l.rsplit_once(' ').map_or_else(|| vec![l.clone()], |(a, b)| vec![a.to_string(), b.to_string()])).collect()
-}
-
-/// The largest font size (12 down to 7) and line layout at which every x label fits its slot.
-fn label_layout<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, labels: &[String], plot_width: u32) -> (u32, Vec<Vec<String>>) {
-    let slot = plot_width / labels.len().max(1) as u32;
-    let fits = |lines: &[Vec<String>], size: u32| {
-        let font = ("sans-serif", size).into_text_style(area);
-        lines.iter().flatten().all(|l| area.estimate_text_size(l, &font).map_or(true, |(w, _)| w + 6 <= slot))
-    };
-    let whole: Vec<Vec<String>> = labels.iter().map(|l| vec![l.clone()]).collect();
-    let split = label_lines(labels);
-    for size in (7..=12).rev() {
-        for lines in [&whole, &split] {
-            if fits(lines, size) {
-                return (size, lines.clone());
-            }
+/// The distinct values of `key` over `groups`, in order of first appearance.
+fn distinct<'a>(groups: &'a [BoxGroup], key: impl Fn(&'a BoxGroup) -> Option<&'a str>) -> Vec<Option<&'a str>> {
+    let mut out: Vec<Option<&str>> = Vec::new();
+    for g in groups {
+        if !out.contains(&key(g)) {
+            out.push(key(g));
         }
     }
-    (7, split)
+    out
 }
 
-/// Draws one box per group into a PNG, the legend in a strip to the right.
+/// The largest font size (12 down to 10) at which every category label fits its slot on one
+/// line; labels that do not fit at 10 px are split at their last space (never smaller).
+fn label_layout<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, labels: &[&str], slot: u32) -> (u32, Vec<Vec<String>>) {
+    let fits = |l: &str, size: u32| {
+        let font = ("sans-serif", size).into_text_style(area);
+        area.estimate_text_size(l, &font).map_or(true, |(w, _)| w + 6 <= slot)
+    };
+    for size in (10..=12).rev() {
+        if labels.iter().all(|l| fits(l, size)) {
+            return (size, labels.iter().map(|l| vec![l.to_string()]).collect());
+        }
+    }
+    let split = labels.iter().map(|l| if fits(l, 10) { vec![l.to_string()] } else { l.rsplit_once(' ').map_or_else(|| vec![l.to_string()], |(a, b)| vec![a.to_string(), b.to_string()]) });
+    (10, split.collect())
+}
+
+/// Draws one box per group into a PNG (`box_plot` without the record of what was drawn).
 pub fn box_plot(path: &Path, titles: &BoxTitles, groups: &[BoxGroup], width: u32, height: u32) -> Result<(), PlotError> {
+    draw_boxes(path, titles, groups, width, height).map(|_| ())
+}
+
+/// Draws one box per group into a PNG: categories along x, a group's scheme as its colour
+/// and its place within the category, the legend in a band under the title.
+pub fn draw_boxes(path: &Path, titles: &BoxTitles, groups: &[BoxGroup], width: u32, height: u32) -> Result<Drawn, PlotError> {
     ensure_font();
     let finite = |g: &BoxGroup| g.values.iter().copied().filter(|v| v.is_finite()).collect::<Vec<f64>>();
     let (lo, hi) = y_range(groups);
-    let labels: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
+    let categories = distinct(groups, |g| Some(g.label.as_str()));
+    let schemes = distinct(groups, |g| g.scheme.as_deref());
+    let colour = |s: Option<&str>| {
+        let k = schemes.iter().position(|x| *x == s).unwrap_or(0);
+        s.and_then(scheme_color).unwrap_or_else(|| other_color(k))
+    };
+    let crosses = groups.iter().any(|g| g.paper.is_some_and(f64::is_finite));
+    let mut entries: Vec<(String, legend::Sample)> = schemes.iter().map(|s| (s.map_or_else(|| "ours".to_string(), scheme_name), legend::Sample::Box(colour(*s)))).collect();
+    if crosses {
+        entries.push((titles.paper.to_string(), legend::Sample::Marker(BLACK)));
+    }
     let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE).map_err(err(path))?;
-    let (area, strip) = root.split_horizontally(width.saturating_sub(legend::WIDTH));
+    let below_title = root.titled(titles.title, ("sans-serif", 18)).map_err(err(path))?;
+    let entries = legend::fit(&below_title, entries, width, crate::MAX_LEGEND_ROWS);
+    let band_h = legend::height(&below_title, &entries, width);
+    let (band, area) = below_title.split_vertically(band_h);
     let mut chart = ChartBuilder::on(&area)
-        .caption(titles.title, ("sans-serif", 18))
         .margin(10)
-        .x_label_area_size(56)
+        .x_label_area_size(44)
         .y_label_area_size(60)
-        .build_cartesian_2d(labels.as_slice().into_segmented(), lo as f32..hi as f32)
+        .build_cartesian_2d(0.0..categories.len().max(1) as f64, lo..hi)
         .map_err(err(path))?;
     chart
         .configure_mesh()
         .x_desc(titles.x_label)
         .y_desc(titles.y_label)
-        .x_labels(groups.len())
-        // The x labels are drawn below, one or two lines each.
-        .x_label_formatter(&|_| String::new())
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_label_formatter(&|v| tick(*v))
         .label_style(("sans-serif", 12))
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(err(path))?;
-    for (i, g) in groups.iter().enumerate() {
+    let (left, _) = chart.backend_coord(&(0.0, lo));
+    let (right, _) = chart.backend_coord(&(categories.len().max(1) as f64, lo));
+    let slot = ((right - left) as f64 / categories.len().max(1) as f64).max(1.0);
+    // Boxes of a category side by side, each scheme at its own offset in every category.
+    let pitch = (0.8 * slot / schemes.len().max(1) as f64).min(40.0);
+    let half = ((0.35 * pitch).round() as i32).clamp(2, 12);
+    let mut drawn = Drawn { height, legend_height: band_h, ..Drawn::default() };
+    let count_font = ("sans-serif", 10).into_text_style(&root).pos(Pos::new(HPos::Center, VPos::Bottom));
+    for g in groups {
+        let c = categories.iter().position(|x| *x == Some(g.label.as_str())).unwrap_or(0);
+        let k = schemes.iter().position(|x| *x == g.scheme.as_deref()).unwrap_or(0);
+        let offset = (k as f64 - (schemes.len() as f64 - 1.0) / 2.0) * pitch;
+        let x = (f64::from(left) + (c as f64 + 0.5) * slot + offset).round() as i32;
+        let y = |v: f64| chart.backend_coord(&(0.0, v)).1;
         let v = finite(g);
-        if v.is_empty() {
-            continue;
+        let col = colour(g.scheme.as_deref());
+        if !v.is_empty() {
+            // Quartiles as plotters computes them, but whiskers at the minimum and maximum
+            // as the papers' legends say (plotters' whiskers are Tukey fences).
+            let [_, q1, median, q3, _] = Quartiles::new(&v).values();
+            let (min, max) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+            let (y_min, y_q1, y_med, y_q3, y_max) = (y(min), y(f64::from(q1)), y(f64::from(median)), y(f64::from(q3)), y(max));
+            root.draw(&Rectangle::new([(x - half, y_q3), (x + half, y_q1)], col.mix(0.25).filled())).map_err(err(path))?;
+            root.draw(&Rectangle::new([(x - half, y_q3), (x + half, y_q1)], col.stroke_width(1))).map_err(err(path))?;
+            for line in [[(x - half, y_med), (x + half, y_med)], [(x, y_q1), (x, y_min)], [(x, y_q3), (x, y_max)], [(x - half / 2, y_min), (x + half / 2, y_min)], [(x - half / 2, y_max), (x + half / 2, y_max)]] {
+                root.draw(&PathElement::new(line.to_vec(), col.stroke_width(2))).map_err(err(path))?;
+            }
+            let top = g.paper.filter(|p| p.is_finite()).map_or(y_max, |p| y_max.min(y(p) - 7));
+            root.draw(&Text::new(format!("n={}", v.len()), (x, top - 3), count_font.clone())).map_err(err(path))?;
         }
-        // Quartiles as plotters computes them, but whiskers at the minimum and maximum as the
-        // legend says (plotters' own whiskers are Tukey fences, 1.5 IQR beyond the box, which
-        // can reach past every sample). Drawn in pixels, as the crosses below.
-        let [_, q1, median, q3, _] = Quartiles::new(&v).values();
-        let (min, max) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
-        let px = |y: f64| chart.backend_coord(&(SegmentValue::CenterOf(&labels[i]), y as f32));
-        let (x, style) = (px(f64::from(median)).0, color(i).stroke_width(1));
-        let (y_min, y_q1, y_med, y_q3, y_max) = (px(min).1, px(f64::from(q1)).1, px(f64::from(median)).1, px(f64::from(q3)).1, px(max).1);
-        root.draw(&Rectangle::new([(x - 12, y_q3), (x + 12, y_q1)], style)).map_err(err(path))?;
-        for line in [[(x - 12, y_med), (x + 12, y_med)], [(x, y_q1), (x, y_min)], [(x, y_q3), (x, y_max)], [(x - 6, y_min), (x + 6, y_min)], [(x - 6, y_max), (x + 6, y_max)]] {
-            root.draw(&PathElement::new(line.to_vec(), style)).map_err(err(path))?;
+        drawn.counts.push(v.len());
+        if let Some(p) = g.paper.filter(|p| p.is_finite()) {
+            root.draw(&Cross::new((x, y(p)), 6, BLACK.stroke_width(2))).map_err(err(path))?;
+            drawn.paper_marks += 1;
         }
     }
-    let (size, lines) = label_layout(&root, &labels, width.saturating_sub(legend::WIDTH + 80));
+    let labels: Vec<&str> = categories.iter().map(|c| c.unwrap_or("")).collect();
+    let (size, lines) = label_layout(&root, &labels, slot as u32);
     let style = ("sans-serif", size).into_text_style(&root).pos(Pos::new(HPos::Center, VPos::Top));
-    for (i, label) in lines.iter().enumerate() {
-        let (x, y) = chart.backend_coord(&(SegmentValue::CenterOf(&labels[i]), lo as f32));
+    let (_, axis) = chart.backend_coord(&(0.0, lo));
+    for (c, label) in lines.iter().enumerate() {
+        let x = (f64::from(left) + (c as f64 + 0.5) * slot).round() as i32;
         for (k, line) in label.iter().enumerate() {
-            root.draw(&Text::new(line.clone(), (x, y + 6 + k as i32 * (size as i32 + 2)), style.clone())).map_err(err(path))?;
+            root.draw(&Text::new(line.clone(), (x, axis + 6 + k as i32 * (size as i32 + 2)), style.clone())).map_err(err(path))?;
         }
     }
-    let crosses: Vec<(usize, f64)> = groups.iter().enumerate().filter_map(|(i, g)| g.paper.filter(|p| p.is_finite()).map(|p| (i, p))).collect();
-    // Drawn in pixels on the whole image: plotters' element API would need the labels
-    // borrowed for 'static in data coordinates.
-    for &(i, p) in &crosses {
-        let at = chart.backend_coord(&(SegmentValue::CenterOf(&labels[i]), p as f32));
-        root.draw(&Cross::new(at, 7, BLACK.stroke_width(2))).map_err(err(path))?;
-    }
-    let mut entries = vec![("ours: quartiles, whiskers min-max".to_string(), legend::Sample::Box(color(0)))];
-    if !crosses.is_empty() {
-        entries.push((titles.paper.to_string(), legend::Sample::Marker(BLACK)));
-    }
-    legend::draw(&strip, &entries).map_err(err(path))?;
+    drawn.legend = legend::draw(&band, &entries).map_err(err(path))?;
     root.present().map_err(err(path))?;
-    Ok(())
+    Ok(drawn)
 }
 
 #[cfg(test)]
@@ -152,42 +190,5 @@ mod tests {
         let (lo, hi) = y_range(&groups);
         assert_eq!(lo, 0.0);
         assert!((hi - 2.0 * (1.0 + HEADROOM)).abs() < 1e-9, "{hi}");
-        let dir = std::env::temp_dir().join(format!("pathpool-box-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let titles = BoxTitles { title: "t", x_label: "scheme", y_label: "ratio", paper: "S0" };
-        box_plot(&dir.join("b.png"), &titles, &groups, 700, 400).unwrap();
-        assert_eq!(&std::fs::read(dir.join("b.png")).unwrap()[1..4], b"PNG");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    /// S0 Fig. 2a's twelve boxes at the report's 1000 px: each label fits its slot at a
-    /// readable size (they ran into each other at a fixed 10 px).
-    #[test]
-    fn twelve_labels_fit_their_slots() {
-        let labels: Vec<String> = ["uncoupled", "lia", "olia", "balia"].iter().flat_map(|cc| ["SF1", "SF2", "sum"].map(|s| format!("{cc} {s}"))).collect();
-        let dir = std::env::temp_dir().join(format!("pathpool-box-labels-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("fig2a.png");
-        {
-            // Measured on a scratch bitmap (a bitmap backend writes its file when dropped).
-            let scratch = dir.join("measure.png");
-            let root = BitMapBackend::new(&scratch, (1000, 500)).into_drawing_area();
-            ensure_font();
-            let (size, lines) = label_layout(&root, &labels, 1000 - legend::WIDTH - 80);
-            assert!(size >= 10, "labels shrink to {size} px");
-            let slot = (1000 - legend::WIDTH - 80) / 12;
-            let font = ("sans-serif", size).into_text_style(&root);
-            for l in lines.iter().flatten() {
-                let (w, _) = root.estimate_text_size(l, &font).unwrap();
-                assert!(w < slot, "{l}: {w} px in a slot of {slot}");
-            }
-            assert_eq!(lines[0], ["uncoupled", "SF1"]);
-        }
-        let groups: Vec<BoxGroup> = labels.iter().map(|l| BoxGroup::new(l.clone(), vec![0.4, 0.5, 0.6])).collect();
-        let titles = BoxTitles { title: "NSB-2", x_label: "scheme, subflow", y_label: "ratio", paper: "S0" };
-        box_plot(&path, &titles, &groups, 1000, 500).unwrap();
-        if std::env::var_os("PATHPOOL_KEEP_PLOT").is_none() {
-            std::fs::remove_dir_all(&dir).unwrap();
-        }
     }
 }

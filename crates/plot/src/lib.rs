@@ -7,8 +7,14 @@ use std::path::Path;
 use std::sync::Once;
 
 mod boxplot;
+mod drawn;
 mod legend;
-pub use boxplot::{box_plot, BoxGroup, BoxTitles};
+mod schemes;
+mod ticks;
+pub use boxplot::{box_plot, draw_boxes, BoxGroup, BoxTitles};
+pub use drawn::{Drawn, LegendEntry};
+pub use schemes::{scheme_color, scheme_name};
+pub use ticks::tick;
 
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
@@ -29,8 +35,12 @@ pub enum Style {
     /// A step function: the value of a point holds until the next point's x, where it jumps
     /// (empirical CDFs, phases that switch at an instant).
     Step,
-    /// Markers only (a paper's published values beside ours).
+    /// Markers only.
     Markers,
+    /// A paper's published value as a black line (e.g. a mean drawn as a vertical line).
+    Reference,
+    /// A paper's published values as black crosses.
+    PaperMarkers,
 }
 
 /// One named line in a panel.
@@ -39,17 +49,31 @@ pub struct Series {
     pub label: String,
     pub points: Vec<(f64, f64)>,
     pub style: Style,
+    /// The scheme the series shows (its colour, the same in every figure), if it is one.
+    pub scheme: Option<String>,
 }
 
 impl Series {
     pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series { label: label.into(), points, style: Style::Line }
+        Series { label: label.into(), points, style: Style::Line, scheme: None }
     }
     pub fn step(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
         Series { style: Style::Step, ..Series::new(label, points) }
     }
     pub fn markers(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
         Series { style: Style::Markers, ..Series::new(label, points) }
+    }
+    /// A paper's value drawn as a black line through `points`.
+    pub fn reference(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series { style: Style::Reference, ..Series::new(label, points) }
+    }
+    /// A paper's values drawn as black crosses.
+    pub fn paper_markers(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series { style: Style::PaperMarkers, ..Series::new(label, points) }
+    }
+    /// The same series coloured as `scheme` (a results' scheme name, e.g. "olia").
+    pub fn scheme(self, scheme: impl Into<String>) -> Self {
+        Series { scheme: Some(scheme.into()), ..self }
     }
 }
 
@@ -88,20 +112,8 @@ pub(crate) fn err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> PlotError 
     move |e| PlotError(format!("{}: {e}", path.display()))
 }
 
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-];
-
-pub(crate) fn color(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
-}
+/// Legend rows at the most (a capture with many flows names the first ones).
+pub(crate) const MAX_LEGEND_ROWS: u32 = 3;
 
 /// Headroom above the data, as a fraction of the data's range.
 pub(crate) const HEADROOM: f64 = 0.1;
@@ -130,22 +142,56 @@ fn bounds(panel: &Panel) -> ((f64, f64), (f64, f64)) {
 
 /// Draws the panels stacked vertically into one PNG, `width` x (`panel_height` * panels).
 pub fn line_panels(path: &Path, panels: &[Panel], width: u32, panel_height: u32) -> Result<(), PlotError> {
+    draw_panels(path, panels, width, panel_height).map(|_| ())
+}
+
+/// The colour of each series of a panel: its scheme's, else the next colour for non-schemes.
+fn series_colors(panel: &Panel) -> Vec<RGBColor> {
+    let mut others = 0;
+    panel
+        .series
+        .iter()
+        .map(|s| match (s.style, s.scheme.as_deref().and_then(scheme_color)) {
+            (Style::Reference | Style::PaperMarkers, _) => BLACK,
+            (_, Some(c)) => c,
+            (_, None) => {
+                others += 1;
+                schemes::other_color(others - 1)
+            }
+        })
+        .collect()
+}
+
+/// [`line_panels`], returning what was drawn: each panel's legend sits in a band under its
+/// title, as wide as the figure.
+pub fn draw_panels(path: &Path, panels: &[Panel], width: u32, panel_height: u32) -> Result<Drawn, PlotError> {
     ensure_font();
     let height = panel_height * panels.len().max(1) as u32;
     let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE).map_err(err(path))?;
     let areas = root.split_evenly((panels.len().max(1), 1));
+    let mut drawn = Drawn { height, ..Drawn::default() };
     for (panel, area) in panels.iter().zip(areas.iter()) {
         let ((x0, x1), (y0, y1)) = bounds(panel);
-        let labelled = panel.series.iter().any(|s| !s.label.is_empty());
-        let (area, strip) = if labelled {
-            let (a, b) = area.split_horizontally(width.saturating_sub(legend::WIDTH));
-            (a, Some(b))
-        } else {
-            (area.clone(), None)
-        };
+        let colors = series_colors(panel);
+        let entries: Vec<(String, legend::Sample)> = panel
+            .series
+            .iter()
+            .zip(&colors)
+            .filter(|(s, _)| !s.label.is_empty())
+            .map(|(s, &c)| {
+                let sample = match s.style {
+                    Style::Markers | Style::PaperMarkers => legend::Sample::Marker(c),
+                    _ => legend::Sample::Line(c),
+                };
+                (s.label.clone(), sample)
+            })
+            .collect();
+        let below_title = area.titled(&panel.title, ("sans-serif", 16)).map_err(err(path))?;
+        let entries = legend::fit(&below_title, entries, width, MAX_LEGEND_ROWS);
+        let band_h = legend::height(&below_title, &entries, width);
+        let (band, area) = below_title.split_vertically(band_h);
         let mut chart = ChartBuilder::on(&area)
-            .caption(&panel.title, ("sans-serif", 18))
             .margin(8)
             .x_label_area_size(36)
             .y_label_area_size(60)
@@ -155,37 +201,32 @@ pub fn line_panels(path: &Path, panels: &[Panel], width: u32, panel_height: u32)
             .configure_mesh()
             .x_desc(&panel.x_label)
             .y_desc(&panel.y_label)
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| tick(*v))
             .label_style(("sans-serif", 12))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err(path))?;
-        let mut entries = Vec::new();
-        for (i, s) in panel.series.iter().enumerate() {
-            let c = color(i);
-            let sample = match s.style {
-                Style::Line => {
-                    chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(1))).map_err(err(path))?;
-                    legend::Sample::Line(c)
-                }
-                Style::Step => {
-                    chart.draw_series(LineSeries::new(step_path(&s.points), c.stroke_width(2))).map_err(err(path))?;
-                    legend::Sample::Line(c)
-                }
-                Style::Markers => {
-                    chart.draw_series(s.points.iter().map(|&p| Cross::new(p, 5, c.stroke_width(2)))).map_err(err(path))?;
-                    legend::Sample::Marker(c)
-                }
-            };
-            if !s.label.is_empty() {
-                entries.push((s.label.clone(), sample));
+        for (s, &c) in panel.series.iter().zip(&colors) {
+            match s.style {
+                Style::Line => chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(1))).map(|_| ()),
+                Style::Step => chart.draw_series(LineSeries::new(step_path(&s.points), c.stroke_width(2))).map(|_| ()),
+                Style::Reference => chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2))).map(|_| ()),
+                Style::Markers | Style::PaperMarkers => chart.draw_series(s.points.iter().map(|&p| Cross::new(p, 5, c.stroke_width(2)))).map(|_| ()),
             }
+            .map_err(err(path))?;
+            // A reference line is one paper value; paper markers one per point.
+            drawn.paper_marks += match s.style {
+                Style::Reference => usize::from(!s.points.is_empty()),
+                Style::PaperMarkers => s.points.len(),
+                _ => 0,
+            };
         }
-        if let Some(strip) = strip {
-            legend::draw(&strip, &entries).map_err(err(path))?;
-        }
+        drawn.legend.extend(legend::draw(&band, &entries).map_err(err(path))?);
+        drawn.legend_height += band_h;
     }
     root.present().map_err(err(path))?;
-    Ok(())
+    Ok(drawn)
 }
 
 #[cfg(test)]

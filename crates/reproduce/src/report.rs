@@ -70,20 +70,22 @@ impl PaperOut {
         Ok(())
     }
 
-    /// A box plot (quartiles, whiskers at min/max, as the papers draw them; the paper's
-    /// values as crosses) with its data as `<stem>.csv` (`group,value`) and the paper's
-    /// values as `<stem>_paper.csv` (`group,value`) when it gives any.
+    /// A box plot (quartiles, whiskers at min/max, as the papers draw them; one colour per
+    /// scheme; the paper's values as crosses) with its data as `<stem>.csv`
+    /// (`group,scheme,value`) and the paper's values as `<stem>_paper.csv`
+    /// (`group,scheme,value`) when it gives any.
     pub fn boxes(&mut self, stem: &str, titles: &BoxTitles, groups: &[BoxGroup]) -> Result<(), String> {
         let png = self.dir.join(format!("{stem}.png"));
         box_plot(&png, titles, groups, 1000, 500).map_err(|e| e.to_string())?;
         self.image(stem, titles.title);
-        let rows: Vec<Vec<String>> = groups.iter().flat_map(|g| g.values.iter().map(|v| vec![g.label.clone(), num(*v)])).collect();
-        self.csv(&format!("{stem}.csv"), &["group", "value"], &rows)?;
-        let paper: Vec<Vec<String>> = groups.iter().filter_map(|g| Some(vec![g.label.clone(), num(g.paper?)])).collect();
+        let scheme = |g: &BoxGroup| g.scheme.clone().unwrap_or_default();
+        let rows: Vec<Vec<String>> = groups.iter().flat_map(|g| g.values.iter().map(move |v| vec![g.label.clone(), scheme(g), num(*v)])).collect();
+        self.csv(&format!("{stem}.csv"), &["group", "scheme", "value"], &rows)?;
+        let paper: Vec<Vec<String>> = groups.iter().filter_map(|g| Some(vec![g.label.clone(), scheme(g), num(g.paper?)])).collect();
         if paper.is_empty() {
             return Ok(());
         }
-        self.csv(&format!("{stem}_paper.csv"), &["group", "value"], &paper)
+        self.csv(&format!("{stem}_paper.csv"), &["group", "scheme", "value"], &paper)
     }
 
     /// Stacked line charts (time series, CDFs) with their data as `<stem>.csv`
@@ -123,20 +125,35 @@ pub fn num(v: f64) -> String {
     }
 }
 
-/// The empirical CDF of a sample as the corners of a step function (value, fraction <=
-/// value), starting at (smallest value, 0); draw it with `Series::step`.
-pub fn cdf_points(xs: &[f64]) -> Vec<(f64, f64)> {
-    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+/// The empirical CDF over `total` events of which those with a value in `reached` happened:
+/// the others count as a mass at `at` (a transition never detected within its phase, drawn
+/// at the phase's length), so the curve reaches 1 only there.
+pub fn cdf_with_misses(reached: &[f64], total: usize, at: f64) -> Vec<(f64, f64)> {
+    let mut v: Vec<f64> = reached.iter().copied().filter(|x| x.is_finite()).collect();
     v.sort_by(f64::total_cmp);
-    let n = v.len() as f64;
-    v.first().map(|&x| (x, 0.0)).into_iter().chain(v.iter().enumerate().map(|(i, &x)| (x, (i + 1) as f64 / n))).collect()
+    let n = total.max(v.len()).max(1) as f64;
+    let mut points: Vec<(f64, f64)> = v.first().map(|&x| (x, 0.0)).into_iter().chain(v.iter().enumerate().map(|(i, &x)| (x, (i + 1) as f64 / n))).collect();
+    if v.len() < total {
+        if v.is_empty() {
+            points.push((at, 0.0));
+        }
+        points.push((at, 1.0));
+    }
+    points
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
+    fn misses_are_a_mass_at_the_phase_length() {
+        assert_eq!(super::cdf_with_misses(&[4.0, 2.0], 4, 30.0), vec![(2.0, 0.0), (2.0, 0.25), (4.0, 0.5), (30.0, 1.0)]);
+        assert_eq!(super::cdf_with_misses(&[2.0], 1, 30.0), vec![(2.0, 0.0), (2.0, 1.0)]);
+        assert_eq!(super::cdf_with_misses(&[], 2, 30.0), vec![(30.0, 0.0), (30.0, 1.0)]);
+    }
+
+    #[test]
     fn a_cdf_rises_from_zero_at_the_smallest_value() {
-        assert_eq!(super::cdf_points(&[3.0, 1.0, f64::NAN]), vec![(1.0, 0.0), (1.0, 0.5), (3.0, 1.0)]);
-        assert!(super::cdf_points(&[]).is_empty());
+        assert_eq!(super::cdf_with_misses(&[3.0, 1.0, f64::NAN], 2, 30.0), vec![(1.0, 0.0), (1.0, 0.5), (3.0, 1.0)]);
+        assert!(super::cdf_with_misses(&[], 0, 30.0).is_empty());
     }
 }

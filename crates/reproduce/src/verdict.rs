@@ -15,17 +15,40 @@ pub struct Claim {
     pub agree: RangeInclusive<f64>,
     /// Why ours differs, where it does (shown only then).
     pub why: &'static str,
+    /// For a claim over detected events (a mean delay to detection): how many were missed.
+    pub misses: Option<Misses>,
+}
+
+/// Events a claim's number leaves out because they never happened (transitions never
+/// detected), against how many the paper reports missing: ours agrees only within that.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Misses {
+    pub missed: usize,
+    pub total: usize,
+    /// How many the paper reports missing (0 where it reports none).
+    pub paper: usize,
 }
 
 impl Claim {
     pub fn new(claim: impl Into<String>, ours: Option<f64>, paper: impl Into<String>, agree: RangeInclusive<f64>, why: &'static str) -> Self {
-        Claim { claim: claim.into(), ours, paper: paper.into(), agree, why }
+        Claim { claim: claim.into(), ours, paper: paper.into(), agree, why, misses: None }
+    }
+
+    /// The same claim over detected events only: `missed` of `total` were never detected,
+    /// where the paper reports `paper` missed.
+    pub fn misses(self, missed: usize, total: usize, paper: usize) -> Self {
+        Claim { misses: Some(Misses { missed, total, paper }), ..self }
+    }
+
+    /// Whether more events were missed than the paper reports.
+    fn misses_more(&self) -> bool {
+        self.misses.is_some_and(|m| m.missed > m.paper)
     }
 
     /// "agrees", "differs" or "not measured".
     pub fn verdict(&self) -> &'static str {
         match self.ours {
-            Some(x) if self.agree.contains(&x) => "agrees",
+            Some(x) if self.agree.contains(&x) && !self.misses_more() => "agrees",
             Some(x) if x.is_finite() => "differs",
             _ => "not measured",
         }
@@ -43,7 +66,22 @@ impl Claim {
             ("differs", true, false) => UNEXPLAINED,
             _ => "",
         };
-        vec![self.claim.clone(), fmt(self.ours), format!("{} (agrees: {range})", self.paper), self.verdict().to_string(), why.to_string()]
+        let in_range = self.ours.is_some_and(|x| self.agree.contains(&x));
+        let (ours, paper, why) = match self.misses {
+            None => (fmt(self.ours), self.paper.clone(), why.to_string()),
+            Some(m) => {
+                let ours = format!("{} of {} detected; mean of those {}", m.total - m.missed, m.total, fmt(self.ours));
+                let paper = if m.paper == 0 { format!("{}, none missed", self.paper) } else { format!("{}, {} missed", self.paper, m.paper) };
+                let missed = format!("{} of {} never detected, more than the paper's {}", m.missed, m.total, m.paper);
+                let why = match (self.misses_more(), in_range) {
+                    (true, true) => missed,
+                    (true, false) => format!("{missed}; {why}"),
+                    (false, _) => why.to_string(),
+                };
+                (ours, paper, why)
+            }
+        };
+        vec![self.claim.clone(), ours, format!("{paper} (agrees: {range})"), self.verdict().to_string(), why]
     }
 }
 
@@ -101,5 +139,24 @@ mod tests {
         assert!(md.contains("No headline claims judged for q yet"), "{md}");
         assert!(md.contains("**Quick preset**") && md.contains("README.md"), "{md}");
         assert!(md.contains("1 claims agree, 1 differ, 0 not measured"), "{md}");
+    }
+
+    /// The shifting-bottleneck row as it stood: a mean delay of 6.7 s against S0's 7 s read
+    /// "agrees" while 3 of 16 transitions were never detected and left out of the mean. S0
+    /// (§IV-C3) reports a mean delay and no missed transition, so that differs.
+    #[test]
+    fn a_delay_over_detected_transitions_agrees_only_with_no_more_misses_than_the_paper() {
+        let delay = |missed| Claim::new("shift delay", Some(6.7), "7", 3.5..=10.5, "history").misses(missed, 16, 0);
+        assert_eq!(delay(0).verdict(), "agrees");
+        assert_eq!(delay(3).verdict(), "differs");
+        let row = delay(3).row(false);
+        assert_eq!(row[1], "13 of 16 detected; mean of those 6.700");
+        assert_eq!(row[2], "7, none missed (agrees: 3.5 - 10.5)");
+        assert_eq!(row[4], "3 of 16 never detected, more than the paper's 0");
+        assert_eq!(delay(0).row(false)[1], "16 of 16 detected; mean of those 6.700");
+        let slow = Claim::new("shift delay", Some(12.0), "7", 3.5..=10.5, "history").misses(3, 16, 0);
+        assert_eq!(slow.row(false)[4], "3 of 16 never detected, more than the paper's 0; history");
+        let md = markdown(&[("ferlin2016", vec![delay(3)])], false, "");
+        assert!(md.contains("| 13 of 16 detected; mean of those 6.700 |") && md.contains("| differs |"), "{md}");
     }
 }

@@ -23,13 +23,13 @@ pub fn report(results: &Results, out: &mut PaperOut) -> Result<(), String> {
         let mut row = vec![cc.to_string()];
         for ((label, key), s0) in keys.into_iter().zip(read) {
             row.push(fmt(median(results, &e, key)));
-            groups.push(BoxGroup::new(format!("{cc} {label}"), values(results, &e, key)).paper(Some(s0)));
+            groups.push(BoxGroup::new(label, values(results, &e, key)).scheme(cc).paper(Some(s0)));
         }
         row.push(paper.into());
         rows.push(row);
     }
     out.table(&["scheme", "SF1 / TCP1", "SF2 / TCP2", "sum / sum TCP", "S0 (SF1, SF2, sum)"], &rows);
-    let titles = BoxTitles { title: "NSB-2: MPTCP subflow / TCP throughput", x_label: "scheme, subflow (sum: both over both TCP flows)", y_label: "throughput ratio", paper: "S0 (read off Fig. 2a)" };
+    let titles = BoxTitles { title: "NSB-2: MPTCP subflow / TCP throughput", x_label: "subflow (SF1 / TCP 1, SF2 / TCP 2; sum: both subflows / both TCP flows)", y_label: "MPTCP / TCP throughput", paper: "S0 (read off Fig. 2a)" };
     out.boxes("fig2a_nsb2_ratios", &titles, &groups)?;
     out.para(
         "S0 reads its values off box plots; the coupled controllers' subflows are unequal in S0 (0.70 and 0.45) because OLIA and LIA move traffic to the less congested path and S0's two bottlenecks had different background load. Here every bottleneck has its own background load too (docs/ferlin2016.md), so which subflow gets more depends on the file, not on its index.",
@@ -46,12 +46,12 @@ pub fn report(results: &Results, out: &mut PaperOut) -> Result<(), String> {
             row.push(fmt(median(results, &e, "sum_ratio")));
             // S0: the coupled schemes at about 1; uncoupled is not read off (n in theory).
             let s0 = (cc != "uncoupled").then_some(1.0);
-            groups.push(BoxGroup::new(format!("{cc} {n}"), values(results, &e, "sum_ratio")).paper(s0));
+            groups.push(BoxGroup::new(n.to_string(), values(results, &e, "sum_ratio")).scheme(cc).paper(s0));
         }
         row.push(format!("coupled ~1 (uncoupled: {n} in theory)"));
         rows.push(row);
     }
     out.table(&["scenario", "uncoupled", "lia", "olia", "balia", "S0"], &rows);
-    let titles = BoxTitles { title: "SB-n: MPTCP / TCP throughput", x_label: "scheme, subflows n", y_label: "throughput ratio", paper: "S0: coupled about 1" };
+    let titles = BoxTitles { title: "SB-n: MPTCP / TCP throughput", x_label: "subflows (n)", y_label: "sum of subflows / TCP throughput", paper: "S0: coupled about 1 (Fig. 2b)" };
     out.boxes("fig2b_sb_sum_ratio", &titles, &groups)
 }

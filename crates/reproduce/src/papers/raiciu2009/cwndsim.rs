@@ -102,10 +102,20 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
         m("fig7", "total_over_tcp_best"),
         m("fig8", "total_over_tcp_best"),
     ));
-    for (fig, loss, _) in RUNS {
-        plot(results, out, fig, loss)?;
+    for (fig, loss, paper_a) in RUNS {
+        plot(results, out, fig, loss, paper_a)?;
     }
     Ok(())
+}
+
+/// Ours `a` over time and S1's value as a reference line (its number is the first word of
+/// `paper_a`).
+fn a_series(ours: Vec<(f64, f64)>, paper_a: &str, span: (f64, f64)) -> Vec<Series> {
+    let mut series = vec![Series::new("a", ours).scheme("lia")];
+    if let Some(a) = paper_a.split(' ').next().and_then(|w| w.parse::<f64>().ok()) {
+        series.push(Series::reference(format!("S1: a = {paper_a}"), vec![(span.0, a), (span.1, a)]));
+    }
+    series
 }
 
 /// The 5th and 95th percentiles of `a` in seed 1's trace.
@@ -118,7 +128,7 @@ fn alpha_range(results: &Results, fig: &str) -> (Option<f64>, Option<f64>) {
     (stats::quantile(&alpha, 0.05), stats::quantile(&alpha, 0.95))
 }
 
-fn plot(results: &Results, out: &mut PaperOut, fig: &str, loss: [f64; 2]) -> Result<(), String> {
+fn plot(results: &Results, out: &mut PaperOut, fig: &str, loss: [f64; 2], paper_a: &str) -> Result<(), String> {
     let Some(t) = results.get(&seed_id(fig, 1)).and_then(|v| v.get("trace")) else { return Ok(()) };
     let list = |k: &str| -> Vec<f64> { t[k].as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default() };
     let (time, w1, w2, alpha) = (list("time"), list("w1"), list("w2"), list("alpha"));
@@ -128,7 +138,7 @@ fn plot(results: &Results, out: &mut PaperOut, fig: &str, loss: [f64; 2]) -> Res
     let span = (time.first().copied().unwrap_or(0.0), time.last().copied().unwrap_or(0.0));
     let panels = [
         Panel { title: format!("{fig}: windows (loss {}, {}; RTT 5Δ, Δ)", loss[0], loss[1]), x_label: "time (Δ)".into(), y_label: "window (packets)".into(), series: vec![Series::new("w1 (RTT 5Δ)", pts(&w1, 1.0)), Series::new("w2 (RTT Δ)", pts(&w2, 1.0))] },
-        Panel { title: format!("{fig}: a"), x_label: "time (Δ)".into(), y_label: "a".into(), series: vec![Series::new("a", pts(&alpha, 1.0))] },
+        Panel { title: format!("{fig}: a"), x_label: "time (Δ)".into(), y_label: "a".into(), series: a_series(pts(&alpha, 1.0), paper_a, span) },
         Panel {
             title: format!("{fig}: throughput"),
             x_label: "time (Δ)".into(),

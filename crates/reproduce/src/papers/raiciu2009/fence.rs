@@ -87,7 +87,7 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
                 let p = paper_ratio[j];
                 out.claim(Claim::new(format!("Fence, equal links, {cc}: rate ratio"), ratio, p.to_string(), (0.85 * p)..=(1.15 * p), "see section \"Fence\""));
             }
-            groups.push(BoxGroup::new(format!("{} {cc}", if fence == "fence" { "equal" } else { "half" }), ratios).paper(Some(paper_ratio[j])));
+            groups.push(BoxGroup::new(if fence == "fence" { "equal links" } else { "middle link halved" }, ratios).scheme(*cc).paper(Some(paper_ratio[j])));
         }
         out.para(if fence == "fence" { "Equal links:" } else { "Middle link (link 3) at half capacity:" });
         out.table(&["scheme", "rate ratio", "loss link 1", "loss link 2", "loss link 3", "flow 2 time at an extreme"], &rows);
@@ -101,7 +101,7 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
         "The rate ratios follow S1 in S1's order: FULLY COUPLED nearly equalises the flows, LINKED INCREASES pools part of the way, UNCOUPLED TCPs sit near Reno's 1.5 and 2. Halving the middle link raises its loss rate by a factor of: {}. The coupled schemes shift traffic away from the surge, uncoupled Reno cannot. The absolute loss rates differ from S1's (S1 warns they are not comparable across schemes either): they depend on the window sizes and hence on the RTT, which S1 does not give for the fence (100 ms here).",
         surge.join(", ")
     ));
-    let titles = BoxTitles { title: "Fence: (flow 1 + flow 4) / (flow 2 + flow 3)", x_label: "links (equal, or middle link halved), scheme", y_label: "rate ratio", paper: "S1" };
+    let titles = BoxTitles { title: "Fence: (flow 1 + flow 4) / (flow 2 + flow 3)", x_label: "links", y_label: "rate ratio (flows 1 + 4) / (flows 2 + 3)", paper: "S1 (§5.2.3)" };
     out.boxes("fence_rate_ratio", &titles, &groups)?;
 
     let panels: Vec<_> = ["fully-coupled", "linked-increases"]

@@ -215,7 +215,7 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
     let mut sums: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
     for (placement, placement_name) in PLACEMENTS {
         for (detector, detector_name) in DETECTORS {
-            boxes.push(BoxGroup::new(format!("{detector_name}, {}", if placement == "sb" { "shared" } else { "control" }), Vec::new()));
+            boxes.push(BoxGroup::new(if placement == "sb" { "shared bottleneck" } else { "control: separate bottlenecks" }, Vec::new()).scheme(detector_name));
             let group = boxes.len() - 1;
             for case in &TABLE2 {
                 for (label, _, _) in VARIANTS {
@@ -265,7 +265,7 @@ pub fn report(opts: &Options, results: &Results, out: &mut PaperOut) -> Result<(
     );
     out.csv("dumbbell_detection.csv", &["bottleneck", "case", "variant", "detector", "cross_share", "same_share", "flagged_share", "first_cross_s"], &csv_rows)?;
     out.csv("dumbbell_intervals.csv", &["case", "variant", "detector", "start_s", "end_s"], &interval_rows)?;
-    let titles = BoxTitles { title: "Dumbbell: share of evaluations grouping a cross pair", x_label: "detector, bottleneck placement", y_label: "share of evaluations", paper: "" };
+    let titles = BoxTitles { title: "Dumbbell: share of evaluations grouping a cross pair", x_label: "bottleneck placement", y_label: "share of evaluations", paper: "" };
     out.boxes("dumbbell_cross_share", &titles, &boxes)?;
     for (key, name) in [("sb_tr", "dumbbell_tr_shared_rate"), ("sb_ssc_observations", "dumbbell_ssc_shared_rate"), ("nsb_tr", "dumbbell_tr_false_rate"), ("nsb_ssc_observations", "dumbbell_ssc_false_rate")] {
         out.key(name, stats::mean(sums.get(key).map_or(&[][..], |v| &v[..])));

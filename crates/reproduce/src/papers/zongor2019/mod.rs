@@ -176,7 +176,7 @@ impl Paper for Zongor2019 {
                 let mut s: Vec<Series> = r.iter().enumerate().map(|(i, rate)| Series::new(format!("path {}", i + 1), t.iter().copied().zip(rate.iter().copied()).collect())).collect();
                 let total: Vec<(f64, f64)> = t.iter().enumerate().map(|(k, &tk)| (tk, r.iter().map(|rate| rate.get(k).copied().unwrap_or(0.0)).sum())).collect();
                 s.push(Series::new("total", total));
-                s.push(Series::new("optimum", t.iter().map(|&tk| (tk, opt)).collect()));
+                s.push(Series::reference("optimum (S4: 90 Mb/s)", t.iter().map(|&tk| (tk, opt)).collect()));
                 panels.push(Panel { title: format!("{cc} (seed 1)"), x_label: "time (s)".into(), y_label: "Mb/s".into(), series: s });
             }
         }
