@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean validate-pcap bench-pcap pcap-vantage-testbed
+.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean validate-pcap bench-pcap bench-pcap-flood pcap-vantage-testbed
 
 all: build
 
@@ -141,6 +141,11 @@ pcap-vantage-testbed: build
 # Capture reading speed (BENCHMARKS.md, "Packet captures").
 bench-pcap: build
 	sh scripts/pcap_bench.sh $(BIN) $(OUT)/pcap-bench 5
+
+# Peak memory of `detect --pcap` with a SYN-flood-like capture of 10^7 connections beside B1's
+# (BENCHMARKS.md, "Packet captures of many connections"; the flood is generated, 560 MB).
+bench-pcap-flood: build
+	sh scripts/pcap_flood_bench.sh $(BIN) $(OUT)/pcap-flood 10000000
 
 # Simulator speed side by side with htsim (BENCHMARKS.md): builds htsim from a checkout of its
 # public sources given as HTSIM=<folder> (nothing of it is kept here), then runs both on B1,

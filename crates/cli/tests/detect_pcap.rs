@@ -358,3 +358,47 @@ fn the_connection_gets_one_answer_from_its_full_window_decisions_or_cannot_tell(
     assert!(stdout.contains("answer: cannot tell: no decision rests on"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pathpool ARGS` killed after `secs` (a hang fails the test instead of blocking it).
+fn pathpool_within(secs: u64, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() > secs {
+            let _ = child.kill();
+            panic!("pathpool {args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let r = child.wait_with_output().unwrap();
+    (r.status.code(), String::from_utf8_lossy(&r.stdout).into_owned(), String::from_utf8_lossy(&r.stderr).into_owned())
+}
+
+#[test]
+fn a_capture_from_a_fifo_is_read_once_and_gives_the_file_s_result_and_one_file_twice_its_copies() {
+    let (_, receiver) = sb2();
+    let dir = temp("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("capture.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    // A writer as a shell's `<(cat x.pcap)`: it writes the capture once and goes.
+    let writer = Command::new("sh").arg("-c").arg(format!("cat '{}' > '{}'", receiver.display(), fifo.display())).spawn().unwrap();
+    let (code, _, err) = pathpool_within(120, &["detect", "--pcap", fifo.to_str().unwrap(), "--out", dir.join("fifo").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let _ = { writer }.wait();
+    let (code, _, err) = pathpool(&["detect", "--pcap", receiver.to_str().unwrap(), "--out", dir.join("file").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let decisions = |d: &str| std::fs::read_to_string(dir.join(d).join("decisions.csv")).unwrap();
+    assert_eq!(decisions("fifo"), decisions("file"));
+    // The same file given twice: every record of the second is a copy of one of the first,
+    // counted as such, and the losses are the file's own.
+    let r = receiver.to_str().unwrap();
+    let (code, twice, err) = pathpool(&["detect", "--pcap", r, "--pcap", r, "--out", dir.join("twice").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let (a, b) = (json(&dir.join("file/summary.json")), json(&dir.join("twice/summary.json")));
+    let records = a["records"].as_u64().unwrap();
+    assert_eq!(b["duplicates_across_files"].as_u64(), Some(records));
+    assert!(twice.contains(&format!("{records} of them copies of a frame of another --pcap file")), "{twice}");
+    assert_eq!(subflows(&a), subflows(&b));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -80,13 +80,48 @@ pub struct Dedup {
     now: u64,
     /// Copies recognised so far.
     pub dropped: u64,
+    /// Several files are merged: times carry their file ([`FILE_BITS`]).
+    several: bool,
+    /// Of them, copies of a frame of another file ([`Dedup::is_copy_in`]).
+    pub across_files: u64,
 }
 
+/// Low bits of a remembered time that name the file the frame came from (several files
+/// only): 256 files, the times then kept to 256 ns, far within [`WINDOW_NS`].
+const FILE_BITS: u64 = 0xff;
+
 impl Dedup {
+    /// A copy check over `files` merged captures.
+    pub fn for_files(files: usize) -> Dedup {
+        Dedup { several: files > 1, ..Dedup::default() }
+    }
+
+    /// [`Dedup::is_copy`] for a frame of file `file` of several merged ones: a copy of a
+    /// frame of another file (one link captured twice, one file given twice) is also counted
+    /// in `across_files`. With one file this is `is_copy` exactly.
+    #[inline]
+    pub fn is_copy_in(&mut self, t: u64, s: &Segment, file: usize) -> bool {
+        if !self.several {
+            return self.is_copy(t, s);
+        }
+        let tagged = (t & !FILE_BITS) | (file as u64 & FILE_BITS);
+        let (copy, original) = self.check(tagged, s);
+        if copy && original & FILE_BITS != file as u64 & FILE_BITS {
+            self.across_files += 1;
+        }
+        copy
+    }
+
     /// True when `s`, captured at `t`, is a copy of a frame seen within the window (and is
     /// counted); false for a frame to analyse.
     #[inline]
     pub fn is_copy(&mut self, t: u64, s: &Segment) -> bool {
+        self.check(t, s).0
+    }
+
+    /// Whether a copy, and the time kept of the frame it copies.
+    #[inline]
+    fn check(&mut self, t: u64, s: &Segment) -> (bool, u64) {
         self.now = self.now.max(t);
         if self.now >= self.sweep_at || self.latest.len() >= REMEMBERED {
             let cutoff = self.now.saturating_sub(WINDOW_NS);
@@ -100,15 +135,15 @@ impl Dedup {
             // Records of one file may be slightly out of time order: either side counts.
             Entry::Occupied(e) if t.abs_diff(*e.get()) <= WINDOW_NS => {
                 self.dropped += 1;
-                true
+                (true, *e.get())
             }
             Entry::Occupied(mut e) => {
                 e.insert(t);
-                false
+                (false, 0)
             }
             Entry::Vacant(e) => {
                 e.insert(t);
-                false
+                (false, 0)
             }
         }
     }

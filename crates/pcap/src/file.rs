@@ -59,6 +59,9 @@ pub struct CaptureReader<R: Read> {
     /// Set when the file ends inside a record: (its offset, bytes missing). The partial record
     /// is ignored, as a capture cut by a full disk or a killed tcpdump ends this way.
     pub truncated: Option<(u64, usize)>,
+    /// Records whose time, with the interface's `if_tsoffset`, falls before 1970 or beyond
+    /// 2^64 ns and was clamped to that range; the record number (from 1) of the first.
+    pub clamped: (u64, Option<u64>),
 }
 
 fn u16_at(b: &[u8], swapped: bool) -> u16 {
@@ -87,6 +90,7 @@ impl<R: Read> CaptureReader<R> {
             last_ts: 0,
             records: 0,
             truncated: None,
+            clamped: (0, None),
         };
         if !r.fill(4)? {
             let what = if r.end == 0 { "the file is empty (a capture starts with a 24-byte pcap or a pcapng section header)" } else { "the file ends inside its header" };
@@ -290,7 +294,12 @@ impl<R: Read> CaptureReader<R> {
                 };
                 let ts = ((ts_hi as u64) << 32) | ts_lo as u64;
                 let ns = (ts as u128 * 1_000_000_000 / i.units as u128) as i128 + i.offset_s as i128 * 1_000_000_000;
-                self.cur = Some((ns.clamp(0, u64::MAX as i128) as u64, i.linktype, body.start + 20, cap, orig));
+                let clamped = ns.clamp(0, u64::MAX as i128);
+                if clamped != ns {
+                    self.clamped.0 += 1;
+                    self.clamped.1.get_or_insert(self.records + 1);
+                }
+                self.cur = Some((clamped as u64, i.linktype, body.start + 20, cap, orig));
                 Step::Packet
             }
             0x0000_0003 => {
@@ -414,5 +423,52 @@ mod tests {
         let mut r = CaptureReader::new("x.pcap", &bytes[..]).unwrap();
         let e = r.advance().err().unwrap().to_string();
         assert!(e.contains("byte 32") && e.contains("captured length"), "{e}");
+    }
+
+    /// A pcapng section with one raw-IP interface of microsecond stamps, `if_tsoffset` of
+    /// `offset_s`, and one enhanced packet block per time.
+    fn pcapng_offset(offset_s: i64, times_us: &[u64]) -> Vec<u8> {
+        let block = |v: &mut Vec<u8>, kind: u32, body: &[u8]| {
+            let len = 12 + body.len().div_ceil(4) * 4;
+            v.extend_from_slice(&kind.to_le_bytes());
+            v.extend_from_slice(&(len as u32).to_le_bytes());
+            v.extend_from_slice(body);
+            v.resize(v.len() + (len - 12 - body.len()), 0);
+            v.extend_from_slice(&(len as u32).to_le_bytes());
+        };
+        let mut v = Vec::new();
+        let mut shb = 0x1a2b_3c4du32.to_le_bytes().to_vec();
+        shb.extend_from_slice(&[1, 0, 0, 0]);
+        shb.extend_from_slice(&u64::MAX.to_le_bytes());
+        block(&mut v, 0x0a0d_0d0a, &shb);
+        let mut idb = vec![101, 0, 0, 0, 0, 0, 0, 0];
+        idb.extend_from_slice(&[14, 0, 8, 0]);
+        let o = offset_s as u64;
+        idb.extend_from_slice(&(o as u32).to_le_bytes());
+        idb.extend_from_slice(&((o >> 32) as u32).to_le_bytes());
+        block(&mut v, 1, &idb);
+        for &t in times_us {
+            let mut epb = 0u32.to_le_bytes().to_vec();
+            epb.extend_from_slice(&((t >> 32) as u32).to_le_bytes());
+            epb.extend_from_slice(&(t as u32).to_le_bytes());
+            epb.extend_from_slice(&4u32.to_le_bytes());
+            epb.extend_from_slice(&4u32.to_le_bytes());
+            epb.extend_from_slice(b"abcd");
+            block(&mut v, 6, &epb);
+        }
+        v
+    }
+
+    #[test]
+    fn times_pushed_before_1970_by_the_offset_are_counted_as_clamped() {
+        // An offset of -100 s: a packet at 50 s falls before 1970, one at 200 s does not.
+        let bytes = pcapng_offset(-100, &[200_000_000, 50_000_000, 60_000_000]);
+        let mut r = CaptureReader::new("o.pcapng", &bytes[..]).unwrap();
+        let mut times = Vec::new();
+        while r.advance().unwrap() {
+            times.push(r.current().ts_ns);
+        }
+        assert_eq!(times, vec![100_000_000_000, 0, 0]);
+        assert_eq!(r.clamped, (2, Some(2)));
     }
 }

@@ -21,10 +21,20 @@ pub enum Skip {
     /// A header field that cannot be right (IPv4 header length below 20, TCP data offset
     /// below 5, a length beyond the packet, a malformed option, ...).
     Malformed,
+    /// A record with no captured bytes.
+    Empty,
+    /// An Ethernet frame with more VLAN tags than [`MAX_VLAN_TAGS`].
+    VlanTags,
+    /// A frame captured whole (its captured length is its length on the wire) that ends
+    /// inside its own headers: a runt, not a snapshot length's cut.
+    Short,
 }
 
+/// 802.1Q / 802.1ad / old QinQ tags decoded in front of the IP header.
+pub const MAX_VLAN_TAGS: usize = 4;
+
 impl Skip {
-    pub const ALL: [Skip; 6] = [Skip::LinkType, Skip::NotIp, Skip::NotTcp, Skip::Fragment, Skip::Cut, Skip::Malformed];
+    pub const ALL: [Skip; 9] = [Skip::LinkType, Skip::NotIp, Skip::NotTcp, Skip::Fragment, Skip::Cut, Skip::Malformed, Skip::Empty, Skip::VlanTags, Skip::Short];
 
     pub fn describe(self) -> &'static str {
         match self {
@@ -34,6 +44,9 @@ impl Skip {
             Skip::Fragment => "later IP fragments (no TCP header)",
             Skip::Cut => "TCP packets cut by the snapshot length inside their headers",
             Skip::Malformed => "packets with a malformed IP or TCP header",
+            Skip::Empty => "empty records (no bytes captured)",
+            Skip::VlanTags => "Ethernet frames with more than 4 VLAN tags (not decoded)",
+            Skip::Short => "frames captured whole that end inside their own headers (too short; not a snapshot length's cut)",
         }
     }
 }
@@ -143,7 +156,10 @@ fn network(linktype: u32, f: &[u8]) -> Result<&[u8], Skip> {
             // 802.1Q / 802.1ad / old QinQ tags, up to four deep.
             let mut tags = 0;
             while matches!(et, 0x8100 | 0x88a8 | 0x9100) {
-                if f.len() < at + 4 || tags == 4 {
+                if tags == MAX_VLAN_TAGS {
+                    return Err(Skip::VlanTags);
+                }
+                if f.len() < at + 4 {
                     return Err(Skip::Cut);
                 }
                 et = be16(f, at + 2);
@@ -185,6 +201,17 @@ fn network(linktype: u32, f: &[u8]) -> Result<&[u8], Skip> {
     match ethertype {
         ETH_IPV4 | ETH_IPV6 => Ok(rest),
         _ => Err(Skip::NotIp),
+    }
+}
+
+/// [`parse`] for a captured record of `orig_len` bytes on the wire: an empty record, and a
+/// frame whose headers end early although nothing of it was cut, say so rather than [`Skip::Cut`].
+#[inline]
+pub fn parse_record(linktype: u32, frame: &[u8], orig_len: u32) -> Result<Segment, Skip> {
+    match parse(linktype, frame) {
+        Err(Skip::Cut) if frame.is_empty() => Err(Skip::Empty),
+        Err(Skip::Cut) if frame.len() as u64 >= orig_len as u64 => Err(Skip::Short),
+        r => r,
     }
 }
 

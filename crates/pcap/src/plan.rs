@@ -192,7 +192,10 @@ pub fn plan(s: &Survey, o: &Options) -> Plan {
     let mut p = Plan { origin_ns: s.first_ns.unwrap_or(0), copies: s.duplicates, ..Plan::default() };
     // Data directions: more payload than the reverse (ties: the lower key), enough segments.
     let mut data: Vec<&DirStats> = Vec::new();
-    for d in &s.dirs {
+    // In the order first seen (the survey holds a direction once it carries data).
+    let mut dirs: Vec<&DirStats> = s.dirs.iter().collect();
+    dirs.sort_by_key(|d| d.first_record);
+    for d in dirs {
         if d.data_packets == 0 {
             continue;
         }

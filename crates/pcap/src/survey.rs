@@ -1,8 +1,9 @@
 //! First pass over a capture: every direction of every TCP connection, with what is needed to
 //! choose its delay source (timestamp clock rate, spread of the one-way delay, echoes and
 //! ACKs coming back) and to group MPTCP subflows (MP_CAPABLE keys, MP_JOIN tokens). Memory
-//! grows with the number of connections (a fixed-size sample of points per direction), not
-//! with the number of packets.
+//! grows with the number of connections that carry data (a fixed-size sample of points per
+//! direction), at most [`MAX_DIRS`] directions, not with the number of packets; directions
+//! without data (a SYN flood's) are held in a bounded space apart ([`PENDING`]).
 
 use crate::packet::{Addr, Segment, ACK, SYN};
 use std::collections::HashMap;
@@ -258,15 +259,69 @@ pub struct Survey {
     /// Records dropped as copies of a frame seen shortly before ([`crate::dedup`]).
     pub duplicates: u64,
     /// Frames that gave no TCP segment, per [`crate::packet::Skip`] (in `Skip::ALL` order).
-    pub skipped: [u64; 6],
+    pub skipped: [u64; crate::packet::Skip::ALL.len()],
     /// Record number (from 1) of the first frame skipped as malformed.
     pub first_malformed: Option<u64>,
     pub first_ns: Option<u64>,
     pub last_ns: u64,
     /// Records whose time is before the one before them (in file order).
     pub out_of_order: u64,
+    /// The largest step back in time from one record to the next (ns, record number from 1).
+    pub largest_step_back: (u64, u64),
+    /// The largest step forward in time from one record to the next (ns, record number).
+    pub largest_jump: (u64, u64),
     prev_ns: u64,
     last: Option<(Key, u32)>,
+    /// Directions without data (yet) whose reverse carries none either: a SYN flood or a port
+    /// scan makes millions of them, so they are held apart, in two generations of at most
+    /// [`PENDING`] each, and forgotten a generation at a time ([`Pending`]).
+    pending: Pending,
+    /// Data directions not analysed because [`MAX_DIRS`] were held already; the record
+    /// number of the first.
+    pub over_limit: Option<u64>,
+}
+
+/// Directions held with their full state (data directions and their reverses): each costs
+/// a few hundred bytes plus its samples (at most about 100 kB), so this bounds the survey's
+/// memory whatever the capture holds.
+pub const MAX_DIRS: usize = 500_000;
+
+/// Directions without data held in one generation: 2 x 131072 of about 400 bytes each.
+pub const PENDING: usize = 1 << 17;
+
+/// Directions seen without data: when the young generation is full, the old one is forgotten
+/// and the young becomes old. A direction that then carries data (or whose reverse does)
+/// moves to the survey's full state with what was seen of it; one forgotten starts anew,
+/// without its handshake (its SYN time and MPTCP keys).
+#[derive(Clone, Debug, Default)]
+struct Pending {
+    young: FxMap<Key, DirStats>,
+    old: FxMap<Key, DirStats>,
+    /// Directions forgotten so far.
+    forgotten: u64,
+}
+
+impl Pending {
+    fn take(&mut self, key: &Key) -> Option<DirStats> {
+        self.young.remove(key).or_else(|| self.old.remove(key))
+    }
+
+    fn add(&mut self, key: Key, record: u64, t: u64, s: &Segment) {
+        if let Some(d) = self.young.get_mut(&key) {
+            return d.add(t, s);
+        }
+        let mut d = self.old.remove(&key).unwrap_or_else(|| DirStats::new(key, record, t));
+        d.add(t, s);
+        if self.young.len() == PENDING {
+            self.forgotten += self.old.len() as u64;
+            self.old = std::mem::take(&mut self.young);
+        }
+        self.young.insert(key, d);
+    }
+
+    fn len(&self) -> usize {
+        self.young.len() + self.old.len()
+    }
 }
 
 impl Survey {
@@ -284,6 +339,11 @@ impl Survey {
         }
         if t < self.prev_ns {
             self.out_of_order += 1;
+            if self.prev_ns - t > self.largest_step_back.0 {
+                self.largest_step_back = (self.prev_ns - t, self.records);
+            }
+        } else if self.records > 1 && t - self.prev_ns > self.largest_jump.0 {
+            self.largest_jump = (t - self.prev_ns, self.records);
         }
         self.prev_ns = t;
         self.last_ns = self.last_ns.max(t);
@@ -302,15 +362,37 @@ impl Survey {
         let key = Key::of(&s);
         let i = match self.last {
             Some((k, i)) if k == key => i,
-            _ => {
-                let n = self.dirs.len() as u32;
-                let i = *self.index.entry(key).or_insert(n);
-                if i == n {
-                    self.dirs.push(DirStats::new(key, self.records, t));
+            _ => match self.index.get(&key) {
+                Some(&i) => {
+                    self.last = Some((key, i));
+                    i
                 }
-                self.last = Some((key, i));
-                i
-            }
+                None => {
+                    // A direction enters the full state when it carries data or is the reverse
+                    // of one that does (its ACKs); before, it is pending.
+                    if s.payload == 0 && !self.index.contains_key(&key.reverse()) {
+                        self.pending.add(key, self.records, t, &s);
+                        return;
+                    }
+                    if self.dirs.len() + 2 > MAX_DIRS {
+                        self.over_limit.get_or_insert(self.records);
+                        return;
+                    }
+                    let rev = key.reverse();
+                    let mine = self.pending.take(&key).unwrap_or_else(|| DirStats::new(key, self.records, t));
+                    // The reverse moves with it, in the order first seen.
+                    let mut moved = vec![mine];
+                    moved.extend(self.pending.take(&rev));
+                    moved.sort_by_key(|d| d.first_record);
+                    for d in moved {
+                        self.index.insert(d.key, self.dirs.len() as u32);
+                        self.dirs.push(d);
+                    }
+                    let i = self.index[&key];
+                    self.last = Some((key, i));
+                    i
+                }
+            },
         };
         self.dirs[i as usize].add(t, &s);
         // An ACK echoing the reverse direction's TSval: that direction's lag to its ACKs.
@@ -333,6 +415,16 @@ impl Survey {
                 }
             }
         }
+    }
+
+    /// Flow directions seen: with their full state, pending, and forgotten.
+    pub fn directions(&self) -> u64 {
+        (self.dirs.len() + self.pending.len()) as u64 + self.pending.forgotten
+    }
+
+    /// Directions without data forgotten to bound memory ([`PENDING`]).
+    pub fn forgotten(&self) -> u64 {
+        self.pending.forgotten
     }
 
     pub fn dir(&self, key: &Key) -> Option<&DirStats> {
@@ -383,5 +475,61 @@ mod tests {
         let mut s = Survey::default();
         s.record(0, Ok(seg(true, 1448, 5, 0)));
         assert_eq!(s.dirs[0].median_ack_lag(), None);
+    }
+
+    /// A SYN from its own address and port: a connection that never carries data.
+    fn syn(i: u32) -> Segment {
+        let b = i.to_be_bytes();
+        Segment { src: Addr::v4([10, b[1], b[2], b[3]]), dst: Addr::v4([192, 0, 2, 1]), sport: 1024, dport: 80, flags: SYN, ..Segment::default() }
+    }
+
+    #[test]
+    fn a_syn_flood_is_held_in_bounded_space_and_the_data_connection_keeps_its_handshake() {
+        let mut s = Survey::default();
+        let mut t = 0;
+        let mut at = |s: &mut Survey, seg: Segment| {
+            t += 1000;
+            s.record(t, Ok(seg));
+        };
+        // A connection opens, then 3 x PENDING SYNs of a flood, then the SYN of a second one;
+        // then both send data and are acknowledged.
+        let open = |fwd: bool, port: u16| {
+            let mut x = seg(fwd, 0, 1, 0);
+            x.sport = if fwd { port } else { 80 };
+            x.dport = if fwd { 80 } else { port };
+            x.flags = SYN;
+            x
+        };
+        at(&mut s, open(true, 1000));
+        for i in 0..3 * PENDING as u32 {
+            at(&mut s, syn(i));
+        }
+        at(&mut s, open(true, 2000));
+        for port in [1000, 2000] {
+            for k in 0..10 {
+                let mut d = seg(true, 1448, 10 + k, 0);
+                d.sport = port;
+                at(&mut s, d);
+                let mut a = seg(false, 0, 7, 10 + k);
+                a.dport = port;
+                at(&mut s, a);
+            }
+        }
+        assert!(s.pending.len() <= 2 * PENDING, "{}", s.pending.len());
+        assert!(s.forgotten() >= PENDING as u64);
+        // Full state only for the two data directions and their ACKs.
+        assert_eq!(s.dirs.len(), 4);
+        let dir = |port: u16| {
+            let mut k = Key::of(&seg(true, 0, 0, 0));
+            k.sport = port;
+            s.dir(&k).unwrap()
+        };
+        assert_eq!((dir(1000).data_packets, dir(2000).data_packets), (10, 10));
+        // The first connection's SYN was forgotten in the flood; the second's was kept.
+        assert_eq!((dir(1000).syn_ns, dir(2000).syn_ns), (None, Some((3 * PENDING as u64 + 2) * 1000)));
+        assert!(dir(1000).median_ack_lag().is_some());
+        // Seen: the flood, two SYN directions and two ACK directions; the first connection's
+        // SYN direction counts twice (forgotten, then seen again with data).
+        assert_eq!(s.directions(), 3 * PENDING as u64 + 5);
     }
 }

@@ -332,3 +332,90 @@ proptest! {
         let _ = analyse(&file("damaged", &v));
     }
 }
+
+/// Runs `f` on a thread and waits at most `secs`: a reader that hangs fails the test.
+fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs)).expect("the capture reader hung")
+}
+
+#[test]
+fn a_fifo_is_read_once_and_gives_what_the_file_gives() {
+    let bytes = pcap(101, &frames(Net::V4, 3, 6));
+    let (s_file, _, c_file, _) = analyse(&file("fifo-ref", &bytes)).unwrap();
+    let fifo = std::env::temp_dir().join(format!("pathpool-pcap-inputs-{}-fifo", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(&fifo, &bytes).unwrap())
+    };
+    let path = fifo.clone();
+    let (records, samples) = within(60, move || {
+        let caps = pathpool_pcap::input::Captures::open(&[path]).map_err(|e| e.to_string())?;
+        let s = pathpool_pcap::survey_of(&caps).map_err(|e| e.to_string())?;
+        let p = plan::plan(&s.survey, &Options { skew_correction: false, ..Options::default() });
+        let mut c = Collect::default();
+        pathpool_pcap::sample_of(&caps, &p, 0, &mut c).map_err(|e| e.to_string())?;
+        Ok::<_, String>((s.survey.records, c.owd.len()))
+    })
+    .unwrap();
+    writer.join().unwrap();
+    assert_eq!((records, samples), (s_file.survey.records, c_file.owd.len()));
+    std::fs::remove_file(&fifo).unwrap();
+}
+
+#[test]
+fn a_device_is_refused_by_its_header_without_reading_on() {
+    let e = within(20, || pathpool_pcap::input::Captures::open(&[PathBuf::from("/dev/zero")]).err().unwrap().to_string());
+    assert!(e.contains("'/dev/zero'") && e.contains("magic number") && e.contains("pipe or device"), "{e}");
+}
+
+#[test]
+fn one_capture_given_twice_is_recognised_as_copies_across_files_not_losses() {
+    // Flow 0 loses one segment (a retransmission later): the one real loss.
+    let mut fr = frames(Net::V4, 3, 6);
+    let resent = fr.iter().position(|(_, d)| d[15] == 1).unwrap();
+    let (t, mut d) = fr[resent].clone();
+    d[4] ^= 0xff; // a new IP ID: a retransmission, not a copy
+    fr.push((t + 300_000_000, d));
+    fr.sort_by_key(|f| f.0);
+    let one = file("twice", &pcap(101, &fr));
+    let (s1, p1, ..) = analyse(&one).unwrap();
+    let mut c1 = Collect::default();
+    pathpool_pcap::sample(&[one.clone()], &p1, 0, &mut c1).unwrap();
+    let both = vec![one.clone(), one.clone()];
+    let s2 = pathpool_pcap::survey(&both).unwrap();
+    let p2 = plan::plan(&s2.survey, &Options { skew_correction: false, ..Options::default() });
+    let mut c2 = Collect::default();
+    pathpool_pcap::sample(&both, &p2, 0, &mut c2).unwrap();
+    assert_eq!(s2.survey.duplicates, s1.survey.records);
+    assert_eq!(s2.copies_across_files, s1.survey.records);
+    assert_eq!((c2.losses, c2.owd.len()), (c1.losses, c1.owd.len()));
+    // Within one file there is no other file to copy.
+    assert_eq!(s1.copies_across_files, 0);
+}
+
+#[test]
+fn empty_records_and_too_many_vlan_tags_are_not_called_cut_by_the_snapshot_length() {
+    let at = |s: &pathpool_pcap::Surveyed, k: Skip| s.survey.skipped[Skip::ALL.iter().position(|&x| x == k).unwrap()];
+    let mut eth6 = vec![0u8; 12];
+    for _ in 0..5 {
+        eth6.extend_from_slice(&[0x81, 0x00, 0, 1]);
+    }
+    eth6.extend_from_slice(&[0x08, 0x00]);
+    eth6.extend(segment(Net::V4, 0, 1, 1, 0, 1, 1, 6));
+    let mut v = pcap(1, &[(1_000, vec![]), (2_000, eth6)]);
+    // A runt captured whole: 10 bytes on the wire, 10 captured.
+    v.extend_from_slice(&0u32.to_le_bytes());
+    v.extend_from_slice(&3_000u32.to_le_bytes());
+    v.extend_from_slice(&10u32.to_le_bytes());
+    v.extend_from_slice(&10u32.to_le_bytes());
+    v.extend_from_slice(&[0u8; 10]);
+    let (s, ..) = analyse(&file("skips", &v)).unwrap();
+    assert_eq!((at(&s, Skip::Empty), at(&s, Skip::VlanTags), at(&s, Skip::Short), at(&s, Skip::Cut)), (1, 1, 1, 0));
+    assert!(Skip::Empty.describe().contains("empty") && Skip::VlanTags.describe().contains("VLAN"));
+}

@@ -42,6 +42,26 @@ pub struct Rfc8382Replay {
     out: Replay,
 }
 
+/// Flows one replay analyses at most: the decision filter and the change test keep state per
+/// pair of flows (n x n entries, [`PAIR_BYTES`] each), 200 MB at this many.
+pub const MAX_FLOWS: usize = 4096;
+
+/// Bytes of per-pair state (the filter's `together` u16, the change test's streak u16 and
+/// parted f64).
+pub const PAIR_BYTES: usize = 12;
+
+/// Refuses more flows than [`MAX_FLOWS`] before anything is allocated, naming the limit and
+/// the memory the pairs would take.
+pub fn check_flows(n_flows: usize) -> Result<(), String> {
+    if n_flows > MAX_FLOWS {
+        let mb = (n_flows as f64).powi(2) * PAIR_BYTES as f64 / 1e6;
+        return Err(format!(
+            "{n_flows} flows; the detector keeps state per pair of flows ({n_flows} x {n_flows} x {PAIR_BYTES} bytes, {mb:.0} MB), so at most {MAX_FLOWS} flows are analysed at once: split the input by flow"
+        ));
+    }
+    Ok(())
+}
+
 impl Rfc8382Replay {
     pub fn new(params: SbdParams, filter: FilterParams, n_flows: usize) -> Self {
         Rfc8382Replay { det: Rfc8382Detector::new(params, n_flows), filt: DecisionFilter::new(filter, n_flows), restarts: 0, out: Replay::default() }
@@ -155,4 +175,16 @@ pub fn accuracy(decisions: &[Observation], shared: bool, warmup_ns: u64) -> (usi
     let judged: Vec<&Observation> = decisions.iter().filter(|d| d.time_ns >= warmup_ns).collect();
     let correct = judged.iter().filter(|d| if shared { d.all_shared() } else { d.all_separate() }).count();
     (correct, judged.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_flows_than_the_pair_state_allows_are_refused_naming_the_limit_and_the_memory() {
+        assert!(check_flows(MAX_FLOWS).is_ok());
+        let e = check_flows(100_000).unwrap_err();
+        assert!(e.contains("100000 flows") && e.contains("at most 4096") && e.contains("120000 MB"), "{e}");
+    }
 }

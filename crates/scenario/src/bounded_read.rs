@@ -30,6 +30,26 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| format!("it is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
 }
 
+/// Tables a scenario file may declare: one per link and flow template (each at most 100 000,
+/// `limits.rs`) and a few more. The TOML parser takes about 60 times a file's size in
+/// memory, most of it per table, so a file of millions of tables is refused before parsing.
+pub const MAX_TABLES: usize = 300_000;
+
+/// Counts the table headers (`[x]`, `[[x]]` at the start of a line) and inline tables (`{`)
+/// of `text` cheaply, before it is parsed; an upper estimate (a `{` inside a string counts).
+pub fn count_tables(text: &str) -> Result<usize, String> {
+    let headers = text.lines().filter(|l| l.trim_start().starts_with('[')).count();
+    let inline = text.bytes().filter(|&b| b == b'{').count();
+    let n = headers + inline;
+    if n > MAX_TABLES {
+        return Err(format!(
+            "{n} tables ({headers} table headers and {inline} inline tables in {} bytes); at most {MAX_TABLES}: a scenario declares one table per link and flow template (use `count` for copies)",
+            text.len()
+        ));
+    }
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,5 +65,14 @@ mod tests {
         assert!(read_bounded(&f, 100).unwrap_err().contains("more than 100 bytes"));
         assert_eq!(read_bounded(&f, 101).unwrap().len(), 101);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_of_more_tables_than_a_scenario_declares_is_refused_before_parsing() {
+        let many = "[a]\n".repeat(MAX_TABLES + 1);
+        assert!(count_tables(&many).unwrap_err().contains("at most 300000"));
+        let inline = "x = {}\n".repeat(MAX_TABLES + 1);
+        assert!(count_tables(&inline).unwrap_err().contains("inline tables"));
+        assert_eq!(count_tables("[simulation]\nduration = \"1s\"\n[links.a]\nrate = \"1Mbps\"\n").unwrap(), 2);
     }
 }

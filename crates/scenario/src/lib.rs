@@ -59,6 +59,7 @@ pub fn load(path: &Path, overrides: &[String]) -> Result<Loaded, ScenarioError> 
 
 /// As `load`, for a scenario given as text; `name` is used in messages.
 pub fn load_str(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, ScenarioError> {
+    bounded_read::count_tables(text).map_err(|e| ScenarioError::file(name, e))?;
     let source = Source::new(name, text, overrides.to_vec());
     let mut doc = tree::parse_document(&source)?;
     tree::apply_overrides(&mut doc, &source)?;

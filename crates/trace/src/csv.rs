@@ -26,13 +26,15 @@ pub struct TraceFile {
 /// the line and field that are wrong.
 pub fn read(flag: &str, path: &Path) -> Result<TraceFile, String> {
     let name = path.display();
-    let mut rdr = ::csv::ReaderBuilder::new()
-        .has_headers(true)
-        .trim(::csv::Trim::All)
-        .from_path(path)
-        .map_err(|e| format!("{flag} '{name}': cannot read: {e}"))?;
+    let src = crate::bounded::open(path).map_err(|e| format!("{flag} '{name}': {e}"))?;
+    let mut rdr = ::csv::ReaderBuilder::new().has_headers(true).trim(::csv::Trim::All).from_reader(src);
+    // A bound of the reader says which one was passed, not "malformed".
+    let io_or = |e: &::csv::Error, other: String| match e.kind() {
+        ::csv::ErrorKind::Io(io) => format!("{flag} '{name}': {io}"),
+        _ => other,
+    };
     let header: Vec<String> =
-        rdr.headers().map_err(|e| format!("{flag} '{name}': cannot read the header: {e}"))?.iter().map(str::to_string).collect();
+        rdr.headers().map_err(|e| io_or(&e, format!("{flag} '{name}': cannot read the header: {e}")))?.iter().map(str::to_string).collect();
     let owd = match header.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["flow", "send_time_us", "recv_time_us"] | ["flow", "send_time_us", "recv_time_us", "lost"] => true,
         ["flow", "ack_time_us", "rtt_us"] => false,
@@ -50,8 +52,16 @@ pub fn read(flag: &str, path: &Path) -> Result<TraceFile, String> {
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
             let line = e.position().map_or(String::new(), |p| format!("line {}: ", p.line()));
-            format!("{flag} '{name}': {line}malformed row: {e}")
+            io_or(&e, format!("{flag} '{name}': {line}malformed row: {e}"))
         })?;
+        if owd_rows.len() + rtt_rows.len() == crate::bounded::MAX_ROWS {
+            return Err(format!(
+                "{flag} '{name}': more than {} rows (line {}); at most {} are held in memory: split the trace by flow or time",
+                crate::bounded::MAX_ROWS,
+                rec.position().map_or(0, |p| p.line()),
+                crate::bounded::MAX_ROWS
+            ));
+        }
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |field: &str, what: &str, got: &str| format!("{flag} '{name}': line {line}: field '{field}': expected {what}, got '{got}'");
         let int = |i: usize| -> Result<i64, String> {
@@ -99,23 +109,57 @@ pub fn read(flag: &str, path: &Path) -> Result<TraceFile, String> {
 /// Writes one-way-delay rows with flow ids `names[row.flow]`; a lost row has an empty
 /// receive time.
 pub fn write_owd<S: AsRef<str>>(to: impl io::Write, rows: &[OwdRow], names: &[S]) -> io::Result<()> {
-    let mut w = ::csv::Writer::from_writer(to);
-    w.write_record(OWD_HEADER.split(','))?;
-    for r in rows {
-        let recv = if r.lost { String::new() } else { r.recv_us.to_string() };
-        w.write_record([names[r.flow].as_ref(), &r.send_us.to_string(), &recv, if r.lost { "1" } else { "0" }])?;
-    }
+    let mut w = RowWriter::new_owd(to, names)?;
+    rows.iter().try_for_each(|r| w.owd(r))?;
     w.flush()
 }
 
 /// Writes RTT rows with flow ids `names[row.flow]`.
 pub fn write_rtt<S: AsRef<str>>(to: impl io::Write, rows: &[RttRow], names: &[S]) -> io::Result<()> {
-    let mut w = ::csv::Writer::from_writer(to);
-    w.write_record(RTT_HEADER.split(','))?;
-    for r in rows {
-        w.write_record([names[r.flow].as_ref(), &r.ack_us.to_string(), &r.rtt_us.to_string()])?;
-    }
+    let mut w = RowWriter::new_rtt(to, names)?;
+    rows.iter().try_for_each(|r| w.rtt(r))?;
     w.flush()
+}
+
+/// A trace file written row by row (a long trace need not be held in memory).
+pub struct RowWriter<'a, W: io::Write, S> {
+    w: ::csv::Writer<W>,
+    names: &'a [S],
+    /// Rows written.
+    pub rows: u64,
+}
+
+impl<'a, W: io::Write, S: AsRef<str>> RowWriter<'a, W, S> {
+    /// A one-way-delay file: its header written.
+    pub fn new_owd(to: W, names: &'a [S]) -> io::Result<Self> {
+        Self::with_header(to, names, OWD_HEADER)
+    }
+
+    /// A round-trip file: its header written.
+    pub fn new_rtt(to: W, names: &'a [S]) -> io::Result<Self> {
+        Self::with_header(to, names, RTT_HEADER)
+    }
+
+    fn with_header(to: W, names: &'a [S], header: &str) -> io::Result<Self> {
+        let mut w = ::csv::Writer::from_writer(to);
+        w.write_record(header.split(','))?;
+        Ok(RowWriter { w, names, rows: 0 })
+    }
+
+    pub fn owd(&mut self, r: &OwdRow) -> io::Result<()> {
+        let recv = if r.lost { String::new() } else { r.recv_us.to_string() };
+        self.rows += 1;
+        Ok(self.w.write_record([self.names[r.flow].as_ref(), &r.send_us.to_string(), &recv, if r.lost { "1" } else { "0" }])?)
+    }
+
+    pub fn rtt(&mut self, r: &RttRow) -> io::Result<()> {
+        self.rows += 1;
+        Ok(self.w.write_record([self.names[r.flow].as_ref(), &r.ack_us.to_string(), &r.rtt_us.to_string()])?)
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! rows: `pathpool-pcap` streams its samples straight into the detector, so memory stays
 //! bounded by the number of connections. `pathpool-sbd` knows nothing of this crate.
 
+pub mod bounded;
 pub mod csv;
 pub mod events;
 pub mod gen;

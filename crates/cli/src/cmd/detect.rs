@@ -119,6 +119,9 @@ pub fn run(args: DetectArgs) -> Result<(), CliError> {
     let truth = args.truth.as_deref().map(|p| super::detect_truth::read(p, &trace.flows)).transpose()?;
     let n = trace.flows.len();
     let name = input.display();
+    if matches!(cfg, Config::Sbd(..)) {
+        pathpool_sbd::replay::check_flows(n).map_err(|e| CliError::usage(format!("--input '{name}': {e}")))?;
+    }
     let (events, origin_us) = match (&trace.rows, &cfg) {
         (TraceRows::Owd(rows), Config::Sbd(..)) => owd_events(rows, n),
         (TraceRows::Rtt(rows), Config::Tr(_)) => rtt_events(rows),

@@ -122,7 +122,9 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         skew_correction: !p.no_skew_correction,
     };
     let started = Instant::now();
-    let surveyed = pathpool_pcap::survey(&p.files).map_err(err)?;
+    // Each capture opened once: a pipe or FIFO is read once, into memory (with a bound).
+    let captures = pathpool_pcap::input::Captures::open(&p.files).map_err(err)?;
+    let surveyed = pathpool_pcap::survey_of(&captures).map_err(err)?;
     let pass1 = started.elapsed().as_secs_f64();
     let s = &surveyed.survey;
     for (file, cut) in surveyed.files.iter().zip(&surveyed.truncated) {
@@ -139,6 +141,9 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         return Err(CliError::usage(format!("--pcap '{files}': no TCP data flow to analyse: {}", inventory(s, &plan, &opts))));
     }
     let n = plan.subflows.len();
+    if matches!(cfg, Config::Sbd(..)) {
+        pathpool_sbd::replay::check_flows(n).map_err(|e| CliError::usage(format!("--pcap '{files}': {e} (raise --min-packets or give --sender to analyse fewer)")))?;
+    }
     let rtt_only = plan.subflows.iter().all(|f| f.method.is_rtt());
     if matches!(cfg, Config::Tr(_)) && !rtt_only {
         let owd: Vec<&str> = plan.subflows.iter().filter(|f| !f.method.is_rtt()).map(|f| f.name.as_str()).collect();
@@ -149,7 +154,12 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     }
     let span_ns = s.last_ns.saturating_sub(plan.origin_ns);
     if span_ns / cfg.step_ns() > 50_000_000 {
-        return Err(CliError::usage(format!("--pcap '{files}': the packets span {:.0} s, {} evaluations; at most 50000000", span_ns as f64 / 1e9, span_ns / cfg.step_ns())));
+        let evaluations = format!("the packets span {:.0} s, {} evaluations; at most 50000000", span_ns as f64 / 1e9, span_ns / cfg.step_ns());
+        return Err(CliError::usage(match surveyed.time_problem() {
+            // Wrong capture times, not a long capture: say what is wrong with them.
+            Some(what) => format!("--pcap {what} (so {evaluations})"),
+            None => format!("--pcap '{files}': {evaluations}"),
+        }));
     }
     let driver = match &cfg {
         Config::Sbd(sp, f) => Driver::Sbd(Rfc8382Replay::new(sp.clone(), *f, n)),
@@ -158,7 +168,7 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     let minimum = Minimum::of(&cfg);
     let mut fed = Fed { driver, ledger: Ledger::new(minimum, n) };
     let t2 = Instant::now();
-    let counts = pathpool_pcap::sample(&p.files, &plan, spacing_ns, &mut fed).map_err(err)?;
+    let counts = pathpool_pcap::sample_of(&captures, &plan, spacing_ns, &mut fed).map_err(err)?;
     let pass2 = t2.elapsed().as_secs_f64();
     let replay = match fed.driver {
         Driver::Sbd(r) => r.finish(),
@@ -177,7 +187,7 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     write_groups(&out.join("decisions.csv"), &replay.decisions, &plan, Some(&support))?;
     let decisions: Vec<Value> = replay.decisions.iter().map(|d| json!({ "time_s": d.time_ns as f64 / 1e9, "groups": d.groups })).collect();
     write(&out.join("decisions.json"), &(serde_json::to_string_pretty(&json!({ "subflows": names, "decisions": decisions })).expect("json") + "\n"))?;
-    let text = summary_text(args, s, &plan, &counts, &replay, &support);
+    let text = summary_text(args, &surveyed, &plan, &counts, &replay, &support);
     write(&out.join("summary.txt"), &text)?;
     let summary = json!({
         "detector": detector_name(args.detector),
@@ -187,9 +197,15 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         // Copies of a frame (same addresses, ports, sequence, IP ID and TSval within
         // dedup::WINDOW_NS), dropped before the analysis: never counted as losses.
         "duplicates_dropped": s.duplicates,
+        // Of them, copies of a frame of another --pcap file (one link captured twice).
+        "duplicates_across_files": surveyed.copies_across_files,
         "duplicate_window_ms": pathpool_pcap::dedup::WINDOW_NS as f64 / 1e6,
         "skipped": Skip::ALL.iter().zip(s.skipped).filter(|(_, n)| *n > 0).map(|(k, n)| (k.describe().to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
         "records_out_of_order": s.out_of_order,
+        // TCP flow directions seen; those without data beyond the survey's bound are
+        // forgotten (crates/pcap/src/survey.rs, PENDING).
+        "flow_directions": s.directions(),
+        "flow_directions_forgotten": s.forgotten(),
         "time_origin_ns": plan.origin_ns,
         "span_s": span_ns as f64 / 1e9,
         "connections": plan.connections.iter().map(|c| json!({
@@ -332,7 +348,7 @@ fn subflow_json(plan: &Plan, counts: &[pathpool_pcap::Counts], support: &[Vec<Su
 
 /// What the capture held, for the error when nothing could be analysed.
 fn inventory(s: &pathpool_pcap::Survey, plan: &Plan, o: &plan::Options) -> String {
-    let mut t = format!("{} packets, {} TCP segments in {} flow directions", s.records, s.tcp_segments, s.dirs.len());
+    let mut t = format!("{} packets, {} TCP segments in {} flow directions", s.records, s.tcp_segments, s.directions());
     for (k, n) in Skip::ALL.iter().zip(s.skipped) {
         if n > 0 {
             let _ = write!(t, "; {n} {}", k.describe());
@@ -342,8 +358,8 @@ fn inventory(s: &pathpool_pcap::Survey, plan: &Plan, o: &plan::Options) -> Strin
         let _ = write!(t, " (the first is packet {r})");
     }
     if let Some(a) = o.sender {
-        if !s.dirs.iter().any(|d| d.key.src == a) {
-            let _ = write!(t, "; no packet comes from --sender {a}");
+        if !s.dirs.iter().any(|d| d.key.src == a && d.data_packets > 0) {
+            let _ = write!(t, "; no TCP data comes from --sender {a}");
         }
     }
     for (k, why) in plan.left_out.iter().take(5) {
@@ -374,15 +390,29 @@ fn group_text_of(plan: &Plan, d: &Observation, members: &[bool]) -> String {
         .join("  ")
 }
 
-fn summary_text(args: &DetectArgs, s: &pathpool_pcap::Survey, plan: &Plan, counts: &[pathpool_pcap::Counts], r: &Replay, support: &[Vec<Support>]) -> String {
+fn summary_text(args: &DetectArgs, surveyed: &pathpool_pcap::Surveyed, plan: &Plan, counts: &[pathpool_pcap::Counts], r: &Replay, support: &[Vec<Support>]) -> String {
+    let s = &surveyed.survey;
     let mut t = String::new();
     let _ = writeln!(t, "{} packets, {} TCP segments; detector {}", s.records, s.tcp_segments, detector_name(args.detector));
     if s.duplicates > 0 {
+        let across = match surveyed.copies_across_files {
+            0 => String::new(),
+            n => format!(", {n} of them copies of a frame of another --pcap file (the same link captured twice, or one file given twice)"),
+        };
         let _ = writeln!(
             t,
-            "{} duplicate frames dropped (copies of a frame within {} ms: same addresses, ports, sequence, IP ID and TSval); not counted as losses",
+            "{} duplicate frames dropped (copies of a frame within {} ms: same addresses, ports, sequence, IP ID and TSval{across}); not counted as losses",
             s.duplicates,
             pathpool_pcap::dedup::WINDOW_NS / 1_000_000
+        );
+    }
+    if s.forgotten() > 0 {
+        let _ = writeln!(
+            t,
+            "{} flow directions without data (of {} seen; a SYN flood or a scan?) were forgotten to bound memory (at most {} held); a connection whose handshake was among them is analysed without its SYN time and MPTCP keys",
+            s.forgotten(),
+            s.directions(),
+            2 * pathpool_pcap::survey::PENDING
         );
     }
     for c in &plan.connections {

@@ -1,10 +1,8 @@
 //! The trace CSV files as the command line uses them: `pathpool_trace::csv` (the formats,
-//! reading and writing) with its errors turned into the CLI's (bad input: usage error; a file
-//! that cannot be written: run-time error), and the small CSV writer `detect` also uses for
-//! its decisions.
+//! reading) with its errors turned into the CLI's (bad input: usage error), and the small CSV
+//! writer `detect` uses for its decisions (a file that cannot be written: run-time error).
 
 use crate::error::CliError;
-use pathpool_trace::{OwdRow, RttRow};
 use std::path::Path;
 
 pub use pathpool_trace::csv::{TraceFile, TraceRows, OWD_HEADER, RTT_HEADER};
@@ -13,22 +11,7 @@ pub fn read(flag: &str, path: &Path) -> Result<TraceFile, CliError> {
     pathpool_trace::csv::read(flag, path).map_err(CliError::usage)
 }
 
-/// Writes one-way-delay rows with flow ids `names[row.flow]`.
-pub fn write_owd(path: &Path, rows: &[OwdRow], names: &[String]) -> Result<(), CliError> {
-    let file = create(path)?;
-    pathpool_trace::csv::write_owd(file, rows, names).map_err(|e| cannot_write(path, e))
-}
-
-pub fn write_rtt(path: &Path, rows: &[RttRow], names: &[String]) -> Result<(), CliError> {
-    let file = create(path)?;
-    pathpool_trace::csv::write_rtt(file, rows, names).map_err(|e| cannot_write(path, e))
-}
-
-fn create(path: &Path) -> Result<std::fs::File, CliError> {
-    std::fs::File::create(path).map_err(|e| cannot_write(path, e))
-}
-
-fn cannot_write(path: &Path, e: impl std::fmt::Display) -> CliError {
+pub fn cannot_write(path: &Path, e: impl std::fmt::Display) -> CliError {
     CliError::runtime(format!("cannot write '{}': {e}", path.display()))
 }
 

@@ -2,10 +2,14 @@
 //! docs/tracegen.md): `owd.csv` (receiver log), `rtt.csv` (sender log) and `truth.json`.
 
 use std::io::Write as _;
-use super::trace_csv;
 use crate::error::CliError;
 use crate::outdir::OutDir;
-use pathpool_trace::gen::{generate, TraceConfig};
+use super::trace_csv::cannot_write;
+use pathpool_trace::csv::RowWriter;
+use pathpool_trace::gen::{generate_into, RowSink, TraceConfig};
+use pathpool_trace::{OwdRow, RttRow};
+use std::fs::File;
+use std::io::BufWriter;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -97,11 +101,23 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
         ..TraceConfig::default()
     };
     let out = OutDir::create("--out", &a.out)?;
-    let trace = generate(&cfg);
     let names: Vec<String> = (1..=a.flows).map(|i| format!("f{i}")).collect();
-    trace_csv::write_owd(&out.join("owd.csv"), &trace.owd, &names)?;
-    trace_csv::write_rtt(&out.join("rtt.csv"), &trace.rtt, &names)?;
-    let expected = trace.expected_groups();
+    // Rows go to the files as they are made: memory does not grow with the trace.
+    let (owd_path, rtt_path) = (out.join("owd.csv"), out.join("rtt.csv"));
+    let open = |p: &std::path::Path| File::create(p).map(BufWriter::new).map_err(|e| cannot_write(p, e));
+    let mut files = Files {
+        owd: RowWriter::new_owd(open(&owd_path)?, &names).map_err(|e| cannot_write(&owd_path, e))?,
+        rtt: RowWriter::new_rtt(open(&rtt_path)?, &names).map_err(|e| cannot_write(&rtt_path, e))?,
+        failed: None,
+    };
+    let trace = generate_into(&cfg, &mut files);
+    if let Some((owd, e)) = files.failed.take() {
+        return Err(cannot_write(if owd { &owd_path } else { &rtt_path }, e));
+    }
+    files.owd.flush().map_err(|e| cannot_write(&owd_path, e))?;
+    files.rtt.flush().map_err(|e| cannot_write(&rtt_path, e))?;
+    let (owd_rows, rtt_rows) = (files.owd.rows, files.rtt.rows);
+    let expected: Vec<u32> = trace.flows.iter().map(|f| f.bottleneck as u32 + 1).collect();
     let flows: Vec<_> = trace
         .flows
         .iter()
@@ -143,13 +159,38 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
             "clock_skew_ppm": cfg.clock_skew_ppm, "settle_s": cfg.settle_s,
             "alike_queues": cfg.alike_queues,
         },
-        "owd_rows": trace.owd.len(),
-        "rtt_rows": trace.rtt.len(),
+        "owd_rows": owd_rows,
+        "rtt_rows": rtt_rows,
     });
     let path = out.join("truth.json");
     std::fs::write(&path, serde_json::to_string_pretty(&truth).expect("json") + "\n")
         .map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", path.display())))?;
-    let _ = writeln!(std::io::stdout().lock(), "{} OWD rows, {} RTT rows -> {}", trace.owd.len(), trace.rtt.len(), out.target().display());
+    let _ = writeln!(std::io::stdout().lock(), "{owd_rows} OWD rows, {rtt_rows} RTT rows -> {}", out.target().display());
     out.finish()?;
     Ok(())
+}
+
+/// The two trace files being written; the first write error stops further writes.
+struct Files<'a> {
+    owd: RowWriter<'a, BufWriter<File>, String>,
+    rtt: RowWriter<'a, BufWriter<File>, String>,
+    /// (in the OWD file, the error)
+    failed: Option<(bool, std::io::Error)>,
+}
+
+impl RowSink for Files<'_> {
+    fn owd(&mut self, row: OwdRow) {
+        if self.failed.is_none() {
+            if let Err(e) = self.owd.owd(&row) {
+                self.failed = Some((true, e));
+            }
+        }
+    }
+    fn rtt(&mut self, row: RttRow) {
+        if self.failed.is_none() {
+            if let Err(e) = self.rtt.rtt(&row) {
+                self.failed = Some((false, e));
+            }
+        }
+    }
 }

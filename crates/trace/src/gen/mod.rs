@@ -84,9 +84,39 @@ impl Trace {
 
 const STEP_S: f64 = 0.000_5;
 
+/// Where generated rows go: OWD rows in send order, RTT rows in (ack time, flow) order.
+pub trait RowSink {
+    fn owd(&mut self, row: OwdRow);
+    fn rtt(&mut self, row: RttRow);
+}
+
+impl RowSink for (Vec<OwdRow>, Vec<RttRow>) {
+    fn owd(&mut self, row: OwdRow) {
+        self.0.push(row);
+    }
+    fn rtt(&mut self, row: RttRow) {
+        self.1.push(row);
+    }
+}
+
+/// The truth of a generated trace, without its rows.
+pub struct Truth {
+    pub flows: Vec<FlowTruth>,
+    pub queues: Vec<QueueTruth>,
+}
+
 /// Generates the trace. Rows come in send order (so receive times are not sorted across
 /// flows, as in a log merged from per-flow captures).
 pub fn generate(cfg: &TraceConfig) -> Trace {
+    let mut rows = (Vec::new(), Vec::new());
+    let truth = generate_into(cfg, &mut rows);
+    Trace { owd: rows.0, rtt: rows.1, flows: truth.flows, queues: truth.queues }
+}
+
+/// As [`generate`], handing each row to `sink` as it is made: memory does not grow with the
+/// trace's length. RTT rows wait only until no later send can be acknowledged before them
+/// (an ACK comes after its send, and sends come in time order).
+pub fn generate_into(cfg: &TraceConfig, sink: &mut impl RowSink) -> Truth {
     let n_queues = if cfg.shared { 1 } else { cfg.flows };
     // Streams: 0..n_queues for queues, 1000 + i for flow i, 2000 + q for the dynamics of alike
     // queue q (whose shape comes from stream 0).
@@ -127,8 +157,9 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
     }
     let mut delay_sums = vec![0.0; n_queues];
     let mut steps = 0u64;
-    let mut owd = Vec::new();
-    let mut rtt = Vec::new();
+    // RTT rows by (ack time, flow, order made): the order a stable sort by (ack, flow) gives.
+    let mut pending_acks: std::collections::BinaryHeap<std::cmp::Reverse<(i64, usize, u64, i64)>> = Default::default();
+    let mut made = 0u64;
     let skew = cfg.clock_skew_ppm * 1e-6;
     let mut now_step = 0u64;
     loop {
@@ -141,6 +172,13 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
             delay_sums[qi] += q.delay_s();
         }
         steps += 1;
+        // Every send from now on is at `now` or later, so is every ACK: rows acknowledged
+        // before are final.
+        let now_us = (now * 1e6).round() as i64;
+        while pending_acks.peek().is_some_and(|r| r.0 .0 < now_us) {
+            let std::cmp::Reverse((ack_us, flow, _, rtt_us)) = pending_acks.pop().expect("peeked");
+            sink.rtt(RttRow { flow, ack_us, rtt_us });
+        }
         for (i, p) in probes.iter_mut().enumerate() {
             while p.next_send_s < now + STEP_S {
                 let send = p.next_send_s;
@@ -150,7 +188,7 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
                 let fwd = p.truth.base_owd_ms * 1e-3 + q.delay_s() + p.rng.exponential(p.truth.noise_ms * 1e-3);
                 let recv = send + fwd;
                 let recv_clock = recv * (1.0 + skew);
-                owd.push(OwdRow {
+                sink.owd(OwdRow {
                     flow: i,
                     send_us: (send * 1e6).round() as i64,
                     recv_us: if lost { 0 } else { (recv_clock * 1e6).round() as i64 + cfg.clock_offset_us },
@@ -159,20 +197,17 @@ pub fn generate(cfg: &TraceConfig) -> Trace {
                 if !lost {
                     let back = p.truth.base_reverse_ms * 1e-3 + p.rng.exponential(p.truth.noise_ms * 1e-3);
                     let ack = recv + back;
-                    rtt.push(RttRow {
-                        flow: i,
-                        ack_us: (ack * 1e6).round() as i64,
-                        rtt_us: ((ack - send) * 1e6).round() as i64,
-                    });
+                    pending_acks.push(std::cmp::Reverse(((ack * 1e6).round() as i64, i, made, ((ack - send) * 1e6).round() as i64)));
+                    made += 1;
                 }
             }
         }
         now_step += 1;
     }
-    rtt.sort_by_key(|r| (r.ack_us, r.flow));
-    Trace {
-        owd,
-        rtt,
+    while let Some(std::cmp::Reverse((ack_us, flow, _, rtt_us))) = pending_acks.pop() {
+        sink.rtt(RttRow { flow, ack_us, rtt_us });
+    }
+    Truth {
         flows: probes.into_iter().map(|p| p.truth).collect(),
         queues: queues
             .iter()
