@@ -24,6 +24,10 @@ pub struct Connection {
     /// (time in s, group per subflow), measured window only.
     pub observations: Vec<(f64, Vec<u32>)>,
     pub decisions: Vec<(f64, Vec<u32>)>,
+    /// The sender's own observations and decisions where it checks the receiver's
+    /// (`sbd_verify`; docs/security.md), measured window only; empty otherwise.
+    pub sender_observations: Vec<(f64, Vec<u32>)>,
+    pub sender_decisions: Vec<(f64, Vec<u32>)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -115,6 +119,8 @@ pub fn assemble(l: &Loaded, measured: &[Measured], records: &dyn Fn(usize) -> (R
                 truth: truth(&bn),
                 observations,
                 decisions,
+                sender_observations: Vec::new(),
+                sender_decisions: Vec::new(),
             }
         })
         .collect();
@@ -149,7 +155,15 @@ pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, si
         let start = crate::units::seconds(topo.flows[ti].start);
         (window(s.mptcp_observations(id), start), window(s.mptcp_decisions(id), start))
     };
-    assemble(l, &measured, &records)
+    let mut mp = assemble(l, &measured, &records)?;
+    for (c, ti) in mp.connections.iter_mut().zip(topo.flows.iter().enumerate().filter(|(ti, _)| connection(*ti).is_some()).map(|(ti, _)| ti)) {
+        let (id, _) = connection(ti).expect("filtered to connections");
+        let start = crate::units::seconds(topo.flows[ti].start);
+        let (obs, dec) = s.mptcp_sender_records(id);
+        c.sender_observations = window(obs, start);
+        c.sender_decisions = window(dec, start);
+    }
+    Some(mp)
 }
 
 /// S0 §IV-B: correct when the grouping equals the truth (SB: all in one group; NSB: every
@@ -158,6 +172,12 @@ pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, si
 pub fn correct(groups: &[u32], truth: &[u32]) -> bool {
     let n = groups.len();
     (0..n).all(|i| (0..n).all(|j| i == j || (groups[i] != 0 && groups[i] == groups[j]) == (truth[i] == truth[j])))
+}
+
+/// Two subflows found congested in different groups: the only grouping that lets the
+/// sender's check (docs/security.md) run a pair apart.
+pub fn split_congested(groups: &[u32]) -> bool {
+    groups.iter().enumerate().any(|(i, &a)| a != 0 && groups[..i].iter().any(|&b| b != 0 && b != a))
 }
 
 /// Groups in a grouping, each non-congested subflow counting as one of its own.
@@ -193,6 +213,20 @@ pub(crate) fn summary(m: &Multipath, put: &mut dyn FnMut(String, Value)) {
             *counts.entry(group_count(&d.1)).or_default() += 1;
         }
     }
+    let own = |pick: fn(&Connection) -> &Records| {
+        let all: Vec<&(f64, Vec<u32>)> = m.connections.iter().flat_map(|c| pick(c).iter()).collect();
+        let ok = m.connections.iter().map(|c| pick(c).iter().filter(|d| correct(&d.1, &c.truth)).count()).sum::<usize>();
+        (all.len(), ok)
+    };
+    let (sdec, sdec_ok) = own(|c| &c.sender_decisions);
+    if sdec > 0 {
+        // The check's own view (docs/security.md): its accuracy against the truth, and how
+        // often it had positive evidence of a subflow on a bottleneck apart from another.
+        put("sender_decisions".into(), json!(sdec));
+        put("sender_decision_accuracy".into(), json!(sdec_ok as f64 / sdec as f64));
+        let apart = m.connections.iter().flat_map(|c| c.sender_decisions.iter()).filter(|d| split_congested(&d.1)).count();
+        put("sender_apart".into(), json!(apart as f64 / sdec as f64));
+    }
     if obs > 0 {
         put("observations".into(), json!(obs));
         put("observation_accuracy".into(), json!(obs_ok as f64 / obs as f64));
@@ -207,18 +241,26 @@ pub(crate) fn summary(m: &Multipath, put: &mut dyn FnMut(String, Value)) {
     }
 }
 
-/// observations.csv and decisions.csv: `time_s,connection,subflow,group,truth`. A file is
+/// observations.csv and decisions.csv (the receiver's detector; what it really found, whatever
+/// `sbd_receiver` reports), and sender_observations.csv and sender_decisions.csv (the sender's
+/// own check, `sbd_verify`): `time_s,connection,subflow,group,truth`. A file is
 /// written only when some connection recorded a row for it: controllers without a detector
 /// (OLIA, LIA, ...) would leave only a header, which reads like a detector that saw nothing.
 pub(crate) fn write_csv(dir: &Path, m: &Multipath) -> io::Result<()> {
-    for (file, pick) in [("observations.csv", true), ("decisions.csv", false)] {
-        if m.connections.iter().all(|c| if pick { c.observations.is_empty() } else { c.decisions.is_empty() }) {
+    let files: [(&str, fn(&Connection) -> &Records); 4] = [
+        ("observations.csv", |c| &c.observations),
+        ("decisions.csv", |c| &c.decisions),
+        ("sender_observations.csv", |c| &c.sender_observations),
+        ("sender_decisions.csv", |c| &c.sender_decisions),
+    ];
+    for (file, pick) in files {
+        if m.connections.iter().all(|c| pick(c).is_empty()) {
             continue;
         }
         let mut w = io::BufWriter::new(std::fs::File::create(dir.join(file))?);
         writeln!(w, "time_s,connection,subflow,group,truth")?;
         for c in &m.connections {
-            let rows = if pick { &c.observations } else { &c.decisions };
+            let rows = pick(c);
             for (t, groups) in rows {
                 for (k, g) in groups.iter().enumerate() {
                     writeln!(w, "{t:.3},{},{k},{g},{}", c.name, c.truth[k])?;

@@ -114,6 +114,17 @@ fn a_run_reports_multipath_metrics() {
         assert!(sbd.contains_key(key), "missing {key}");
     }
     assert!(names.contains(&"decisions.csv".to_string()) && names.contains(&"observations.csv".to_string()), "{names:?}");
+    assert!(!names.iter().any(|n| n.starts_with("sender_")) && !sbd.contains_key("sender_decisions"), "no check, no sender files: {names:?}");
+    // A checking sender (docs/security.md) writes its own detector's view beside the receiver's.
+    let checking = load_str("mp.toml", TWO_PATHS, &["flows.mp.sbd_verify=true".to_string()]).unwrap();
+    let (chk, names) = files(&checking, "verify");
+    assert!(names.contains(&"sender_decisions.csv".to_string()) && names.contains(&"sender_observations.csv".to_string()), "{names:?}");
+    // Both detectors decide every 10 observations of 350 ms (S0), so as often in the window.
+    let count = |k: &str| chk[k].as_f64().unwrap();
+    assert!((count("sender_decisions") - count("decisions")).abs() <= 1.0, "{} against {}", count("sender_decisions"), count("decisions"));
+    for k in ["sender_decision_accuracy", "sender_apart"] {
+        assert!((0.0..=1.0).contains(&count(k)), "{k} {}", count(k));
+    }
     mptcp::override_cc(&mut l, "uncoupled").unwrap();
     // No detector, no detector files (not header-only ones).
     let (unc, names) = files(&l, "uncoupled");

@@ -9,6 +9,7 @@ use pathpool_sbd::{TrendLineDetector, TrendParams};
 
 use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
+use super::receiver::GroupingRecord;
 use super::verify::Verifier;
 use crate::time::{to_nanos, Time};
 
@@ -181,6 +182,11 @@ impl SbdSender {
                 *set = (0..n).filter(|&y| v.shared(x, y)).fold(*set, |s, y| s.with(y));
             }
         }
+    }
+
+    /// The sender's own observations and decisions (`SbdPolicy::verify`; empty without it).
+    pub fn own_records(&self) -> (&[GroupingRecord], &[GroupingRecord]) {
+        self.verifier.as_ref().map_or((&[], &[]), |v| (&v.observations, &v.decisions))
     }
 
     /// An RTT sample for the verifier; true when the coupling sets may change.

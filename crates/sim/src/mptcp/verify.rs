@@ -17,7 +17,7 @@
 use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
-use super::receiver::SampleThinning;
+use super::receiver::{GroupingRecord, SampleThinning};
 use super::sender::AckShape;
 use crate::time::{to_nanos, Time};
 
@@ -32,6 +32,11 @@ pub(crate) struct Verifier {
     thinning: SampleThinning,
     /// Leaves out the samples that may include the receiver's delayed-ACK wait.
     delayed_acks: DelayedAckFilter,
+    /// The sender's own observations and decisions, for the run's outputs
+    /// (sender_observations.csv, sender_decisions.csv): what the check saw beside what the
+    /// receiver claimed.
+    pub observations: Vec<GroupingRecord>,
+    pub decisions: Vec<GroupingRecord>,
 }
 
 impl Verifier {
@@ -44,14 +49,16 @@ impl Verifier {
             previous: None,
             thinning: SampleThinning::new(n, spacing),
             delayed_acks: DelayedAckFilter::new(n),
+            observations: Vec::new(),
+            decisions: Vec::new(),
         }
     }
 
     /// An RTT sample of subflow `sf` at `since_start`, on an ACK of shape `acked`; true when
     /// a new decision was made.
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
+        let decided = self.poll(since_start);
         let now_ns = to_nanos(since_start);
-        let decided = self.poll(now_ns);
         // A sample that may hold the receiver's delayed-ACK wait counts as a packet without
         // one, as a thinned sample does.
         if self.delayed_acks.usable(sf, acked.segments, acked.in_order) && self.thinning.take(sf, since_start) {
@@ -67,11 +74,13 @@ impl Verifier {
         self.detector.on_loss(sf, to_nanos(since_start));
     }
 
-    fn poll(&mut self, now_ns: u64) -> bool {
+    fn poll(&mut self, since_start: Time) -> bool {
         let mut decided = false;
-        while let Some(obs) = self.detector.poll(now_ns) {
+        while let Some(obs) = self.detector.poll(to_nanos(since_start)) {
+            self.observations.push(GroupingRecord { time: since_start, groups: obs.groups.clone() });
             if let Some(d) = self.filter.push(obs) {
                 self.previous = self.groups.replace(d.groups.clone());
+                self.decisions.push(GroupingRecord { time: since_start, groups: d.groups.clone() });
                 decided = true;
             }
         }

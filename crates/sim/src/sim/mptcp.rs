@@ -109,6 +109,15 @@ impl Simulation {
         self.mptcp.conns[c.0 as usize].sbd.as_ref().map_or(&[], |s| &s.decisions)
     }
 
+    /// The observations and decisions of the sender's own detector, which checks the
+    /// receiver's (`SbdPolicy::verify`, docs/security.md); empty without the check.
+    pub fn mptcp_sender_records(&self, c: MptcpId) -> (&[GroupingRecord], &[GroupingRecord]) {
+        match &self.mptcp.conns[c.0 as usize].data.coupler {
+            Coupler::Sbd(s) => s.own_records(),
+            _ => (&[], &[]),
+        }
+    }
+
     /// MPTCP-SBD-pairwise's decided pair relations: per decision, each subflow's row as a bit
     /// set (bit j: shares a bottleneck with subflow j; its own bit: bottlenecked); empty for
     /// other schemes.
