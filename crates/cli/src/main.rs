@@ -5,6 +5,7 @@ mod cmd;
 mod error;
 mod outdir;
 mod seed_arg;
+mod time_arg;
 
 use clap::{Parser, Subcommand};
 use error::CliError;

@@ -51,7 +51,7 @@ fn a_second_run_replaces_the_first_runs_files_and_captures() {
     let run_files = listing(&out);
     assert!(run_files.contains("flows.csv"), "{run_files:?}");
     let trace = s.join("trace");
-    ok(&["tracegen", "--duration", "5", "--flows", "2", "--out", trace.to_str().unwrap()]);
+    ok(&["tracegen", "--duration", "5s", "--flows", "2", "--out", trace.to_str().unwrap()]);
     ok(&["detect", "--input", trace.join("owd.csv").to_str().unwrap(), "--out", out_s]);
     assert_eq!(listing(&out), ["decisions.csv", "observations.csv", "summary.json"].iter().map(|n| n.to_string()).collect());
 }
@@ -75,7 +75,7 @@ fn a_folder_with_other_files_is_refused_by_name_and_gets_no_summary() {
 fn a_folder_holding_the_runs_input_is_refused() {
     let s = Scratch::new("outfolder-input");
     let trace = s.join("trace");
-    ok(&["tracegen", "--duration", "5", "--flows", "2", "--out", trace.to_str().unwrap()]);
+    ok(&["tracegen", "--duration", "5s", "--flows", "2", "--out", trace.to_str().unwrap()]);
     let input = trace.join("owd.csv");
     let o = pathpool(&["detect", "--input", input.to_str().unwrap(), "--out", trace.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);

@@ -236,7 +236,7 @@ fn tracegen_refuses_a_clock_offset_that_would_wrap() {
     let out = temp("tracegen-offset");
     for offset in [i64::MIN, i64::MAX] {
         let r = Command::new(env!("CARGO_BIN_EXE_pathpool"))
-            .args(["tracegen", "--duration", "1", "--clock-offset-us", &offset.to_string(), "--out"])
+            .args(["tracegen", "--duration", "1s", "--clock-offset-us", &offset.to_string(), "--out"])
             .arg(&out)
             .output()
             .unwrap();
@@ -252,7 +252,7 @@ fn tracegen_refuses_a_clock_offset_that_would_wrap() {
 #[test]
 fn detect_refuses_an_unbounded_detector_window() {
     let trace = temp("detect-n-trace");
-    let made = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(["tracegen", "--duration", "5", "--flows", "2", "--out"]).arg(&trace).output().unwrap();
+    let made = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(["tracegen", "--duration", "5s", "--flows", "2", "--out"]).arg(&trace).output().unwrap();
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     let out = temp("detect-n-out");
     for param in ["n=100000000", "t_ms=1000000000"] {
@@ -330,7 +330,7 @@ fn a_run_names_its_scheme_and_a_blind_detector() {
     assert!(summary.contains("\"detector_warnings\""), "{summary}");
 }
 
-/// `quic run` takes quantities as scenario files do: with units, a bare number refused with
+/// `quic run` and `tracegen` take quantities as scenario files do: with units, a bare number refused with
 /// the scenario files' message (it once took `--rate 10 --delay-ms 10 --duration 40`).
 #[test]
 fn quic_quantities_take_units_as_scenario_files_do() {
@@ -344,4 +344,7 @@ fn quic_quantities_take_units_as_scenario_files_do() {
     refused(&["--rate", "10"], "--rate: expected a rate with a unit, like \"100Mbps\"");
     refused(&["--delay", "10"], "--delay: expected a time with a unit");
     refused(&["--warmup", "50s"], "--warmup: expected a time shorter than --duration");
+    let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(["tracegen", "--duration", "120", "--out"]).arg(temp("tracegen-units")).output().unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("--duration: expected a time with a unit"), "{}", String::from_utf8_lossy(&r.stderr));
 }

@@ -84,12 +84,12 @@ pub struct Checked {
 impl Shape {
     pub fn check(&self) -> Result<Checked, CliError> {
         let cc: QuicCc = self.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
-        let duration = seconds("--duration", time("--duration", &self.duration)?)?;
-        let warmup = time("--warmup", &self.warmup)?;
+        let duration = seconds("--duration", crate::time_arg::parse("--duration", &self.duration)?)?;
+        let warmup = crate::time_arg::parse("--warmup", &self.warmup)?;
         if warmup >= duration {
             return Err(CliError::usage(format!("--warmup: expected a time shorter than --duration ({}), got \"{}\"", self.duration, self.warmup)));
         }
-        let delay = time("--delay", &self.delay)?;
+        let delay = crate::time_arg::parse("--delay", &self.delay)?;
         if delay.is_zero() || delay > Duration::from_secs(1) {
             return Err(CliError::usage(format!("--delay: expected a time in (0, 1s], got \"{}\"", self.delay)));
         }
@@ -102,12 +102,6 @@ impl Shape {
         let buffer = ((rate_mbps * 1e6 / 8.0) * 2.0 * delay.as_secs_f64()).max(3000.0) as u64;
         Ok(Checked { cc, duration, warmup, delay, rate_mbps, buffer })
     }
-}
-
-/// A time with a unit, as scenario files take it; a bare number is refused with their message.
-pub fn time(flag: &str, text: &str) -> Result<Duration, CliError> {
-    let ps = units::parse_time(text).ok_or_else(|| CliError::usage(format!("{flag}: expected {}, got \"{text}\"", units::TIME_EXPECTED)))?;
-    Ok(Duration::from_nanos(ps / 1000))
 }
 
 pub fn run(what: QuicWhat) -> Result<(), CliError> {

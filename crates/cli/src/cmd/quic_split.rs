@@ -52,7 +52,7 @@ pub const PROBE: Duration = Duration::from_millis(100);
 
 pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
     let cc: QuicCc = a.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
-    let duration = crate::cmd::quic::seconds("--duration", crate::cmd::quic::time("--duration", &a.duration)?)?;
+    let duration = crate::cmd::quic::seconds("--duration", crate::time_arg::parse("--duration", &a.duration)?)?;
     let cert_der = std::fs::read(&a.cert).map_err(|e| CliError::usage(format!("--cert: expected a readable certificate file, '{}': {e}", a.cert.display())))?;
     let out = OutDir::create("--out", &a.out)?;
     let o = SendOptions { to: a.to, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
@@ -63,7 +63,7 @@ pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
 }
 
 pub fn recv(a: QuicRecvArgs) -> Result<(), CliError> {
-    let limit = crate::cmd::quic::seconds("--limit", crate::cmd::quic::time("--limit", &a.limit)?)?;
+    let limit = crate::cmd::quic::seconds("--limit", crate::time_arg::parse("--limit", &a.limit)?)?;
     let out = OutDir::create("--out", &a.out)?;
     let certs = Certificates::generate().map_err(CliError::runtime)?;
     let cert_out = a.cert_out.clone();

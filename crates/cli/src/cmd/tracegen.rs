@@ -30,9 +30,9 @@ pub struct TracegenArgs {
     pub flows: usize,
     #[arg(long, value_enum, default_value_t = Bottleneck::Shared)]
     pub bottleneck: Bottleneck,
-    /// Trace length, seconds.
-    #[arg(long, default_value_t = 120.0)]
-    pub duration: f64,
+    /// Trace length, with a unit as in scenario files (e.g. 120s).
+    #[arg(long, default_value = "120s", value_name = "TIME")]
+    pub duration: String,
     /// Probe packets per flow per second (Poisson).
     #[arg(long, default_value_t = 500.0)]
     pub rate: f64,
@@ -62,8 +62,9 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     if !(1..=64).contains(&a.flows) {
         return Err(CliError::usage(format!("--flows: expected 1 to 64, got {}", a.flows)));
     }
-    if !(a.duration > 0.0 && a.duration <= 3_600.0) {
-        return Err(CliError::usage(format!("--duration: expected seconds in (0, 3600], got {}", a.duration)));
+    let duration = crate::time_arg::parse("--duration", &a.duration)?.as_secs_f64();
+    if !(duration > 0.0 && duration <= 3_600.0) {
+        return Err(CliError::usage(format!("--duration: expected a time in (0, 3600s], got \"{}\"", a.duration)));
     }
     if !(a.rate > 0.0 && a.rate <= 100_000.0) {
         return Err(CliError::usage(format!("--rate: expected packets per second in (0, 100000], got {}", a.rate)));
@@ -82,7 +83,7 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     if a.alike_queues && a.bottleneck == Bottleneck::Shared {
         return Err(CliError::usage("--alike-queues: applies to --bottleneck separate only (a shared bottleneck is one queue)"));
     }
-    let rows = a.flows as f64 * a.rate * a.duration;
+    let rows = a.flows as f64 * a.rate * duration;
     if rows > 50e6 {
         return Err(CliError::usage(format!(
             "--flows × --rate × --duration: {rows:.0} packets; at most 50000000 (use fewer flows, a lower rate or a shorter trace)"
@@ -91,7 +92,7 @@ pub fn run(a: TracegenArgs) -> Result<(), CliError> {
     let cfg = TraceConfig {
         flows: a.flows,
         shared: a.bottleneck == Bottleneck::Shared,
-        duration_s: a.duration,
+        duration_s: duration,
         rate_pps: a.rate,
         seed: a.seed,
         noise_ms: a.noise_ms,
