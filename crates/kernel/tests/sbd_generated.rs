@@ -1,0 +1,51 @@
+//! The SBD daemon's grouping on pathpool-trace's generated RTT traces (docs/tracegen.md), data
+//! it was not designed on: seeds 1-10, 2-4 subflows, one shared bottleneck or one per subflow
+//! (each of its own shape, or all of one shape). Prints the table of docs/kernel.md, "The SBD
+//! daemon" (ignored by default: about a minute in release):
+//!
+//!     cargo test --release -p pathpool-kernel --test sbd_generated -- --ignored --nocapture
+
+use pathpool_kernel::grouping::{ConnGroups, Outcome};
+use pathpool_trace::gen::{generate, TraceConfig};
+
+/// (right decisions, decisions, windows without evidence) over seeds 1-10.
+fn score(flows: usize, shared: bool, alike: bool) -> (usize, usize, usize) {
+    let (mut right, mut made, mut not_yet) = (0, 0, 0);
+    for seed in 1..=10 {
+        let t = generate(&TraceConfig { flows, shared, duration_s: 90.0, rate_pps: 200.0, seed, alike_queues: alike, ..TraceConfig::default() });
+        let mut g = ConnGroups::default();
+        let mut out = Vec::new();
+        for r in &t.rtt {
+            g.on_sample(1, 1 + r.flow as u32, r.ack_us as u64 * 1000, r.rtt_us as u32, &mut out);
+        }
+        for o in out {
+            match o {
+                Outcome::Decision(d) => {
+                    let groups: Vec<u32> = d.groups.iter().map(|x| x.1).collect();
+                    made += 1;
+                    let ok = !groups.contains(&0)
+                        && if shared { groups.iter().all(|&x| x == groups[0]) } else { (1..groups.len()).all(|i| !groups[..i].contains(&groups[i])) };
+                    right += usize::from(ok);
+                }
+                Outcome::NotYet { .. } => not_yet += 1,
+            }
+        }
+    }
+    (right, made, not_yet)
+}
+
+#[test]
+#[ignore]
+fn generated_traces_table() {
+    println!("| traces (seeds 1-10, 90 s) | 2 subflows | 3 | 4 |");
+    println!("|---|---|---|---|");
+    for (label, shared, alike) in [("one shared bottleneck: all in one group", true, false), ("one bottleneck per subflow: each alone", false, false), ("the same, bottlenecks all of one shape", false, true)] {
+        let cells: Vec<String> = (2..=4)
+            .map(|n| {
+                let (r, m, ny) = score(n, shared, alike);
+                format!("{:.1} % of {m} ({ny} not yet)", 100.0 * r as f64 / m.max(1) as f64)
+            })
+            .collect();
+        println!("| {label} | {} |", cells.join(" | "));
+    }
+}
