@@ -1,9 +1,12 @@
 //! The SBD daemon's grouping on pathpool-trace's generated RTT traces (docs/tracegen.md), data
 //! it was not designed on: seeds 1-10, 2-4 subflows, one shared bottleneck or one per subflow
 //! (each of its own shape, or all of one shape). Prints the table of docs/kernel.md, "The SBD
-//! daemon" (ignored by default: about a minute in release):
+//! daemon" (PATHPOOL_WRITE_DOCS=1 writes it there; ignored by default: about a minute in
+//! release):
 //!
 //!     cargo test --release -p pathpool-kernel --test sbd_generated -- --ignored --nocapture
+
+mod replay;
 
 use pathpool_kernel::grouping::{ConnGroups, Outcome};
 use pathpool_trace::gen::{generate, TraceConfig};
@@ -37,8 +40,7 @@ fn score(flows: usize, shared: bool, alike: bool) -> (usize, usize, usize) {
 #[test]
 #[ignore]
 fn generated_traces_table() {
-    println!("| traces (seeds 1-10, 90 s) | 2 subflows | 3 | 4 |");
-    println!("|---|---|---|---|");
+    let mut table = String::from("| traces (seeds 1-10, 90 s) | 2 subflows | 3 | 4 |\n|---|---|---|---|\n");
     for (label, shared, alike) in [("one shared bottleneck: all in one group", true, false), ("one bottleneck per subflow: each alone", false, false), ("the same, bottlenecks all of one shape", false, true)] {
         let cells: Vec<String> = (2..=4)
             .map(|n| {
@@ -46,6 +48,8 @@ fn generated_traces_table() {
                 format!("{:.1} % of {m} ({ny} not yet)", 100.0 * r as f64 / m.max(1) as f64)
             })
             .collect();
-        println!("| {label} | {} |", cells.join(" | "));
+        table += &format!("| {label} | {} |\n", cells.join(" | "));
     }
+    print!("{table}");
+    replay::write_doc_table("sbd-generated", &table);
 }
