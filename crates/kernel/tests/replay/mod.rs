@@ -1,5 +1,7 @@
 //! Replays the SBD daemon's samples files (`flow,ack_time_us,rtt_us`, flow = `TOKEN.sfID`, as
 //! `pathpool kernel sbd --samples` writes them) through its grouping, and counts the outcomes.
+//! Each test file uses part of it.
+#![allow(dead_code)]
 
 use pathpool_kernel::grouping::{ConnGroups, Outcome};
 
@@ -47,7 +49,6 @@ pub fn counts(outcomes: &str) -> (usize, usize, usize, usize) {
 
 /// With PATHPOOL_WRITE_DOCS=1, puts `table` between `<!-- NAME:begin -->` and
 /// `<!-- NAME:end -->` in docs/kernel.md (the doc names the command beside the markers).
-#[allow(dead_code)]
 pub fn write_doc_table(name: &str, table: &str) {
     if std::env::var_os("PATHPOOL_WRITE_DOCS").is_none() {
         return;
