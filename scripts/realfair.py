@@ -343,8 +343,10 @@ def daemon_rows(a):
         not_yet = sum(s.get("sbd_daemon.not_yet", 0) for s in runs)
         shares = [s[f"sbd_daemon.{key}"] / s["sbd_daemon.decisions"] for s in runs if s.get("sbd_daemon.decisions")]
         if total:
+            share = [s["mptcp_mbps"] / s["tcp_mbps"] for s in runs if s.get("tcp_mbps")]
             cellv = (f"{right} of {total} = {100 * right / total:.0f} %; per run {rng(shares)} ({len(shares)}); "
-                     f"abstained ('not yet') in {not_yet} decision windows beside the {total} decisions")
+                     f"abstained ('not yet') in {not_yet} decision windows beside the {total} decisions; "
+                     f"MPTCP-SBD / TCP in these runs {rng(share)}")
             rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | {cellv} | {inside(right / total, 0.95, None)} | | | |")
         else:
             rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | not measured | | | | |")
