@@ -4,7 +4,8 @@ against the targets of fairness (docs/kernel.md, "Fair and full on real Linux"),
 tables between the `realfair` markers of docs/kernel.md.
 
     sudo python3 scripts/realfair.py [--bin target/release/pathpool] [--out out/realfair]
-                                     [--repeats 5] [--captures 3] [--measured] [--print]
+                                     [--daemon-runs DIR] [--daemon-only] [--repeats 5]
+                                     [--captures 3] [--measured] [--print]
 
 Three measurements, each reused when its folder exists (delete it to measure again):
 
@@ -17,7 +18,13 @@ Three measurements, each reused when its folder exists (delete it to measure aga
 2. The shares (OUT/fixed, OUT/stock): `pathpool fidelity` on the coupled and uncoupled cases,
    with the fix and without, 60 s runs (5 by default) against 20 simulator seeds with the
    same receivers.
-3. The SBD daemon's decisions in the MPTCP-SBD runs of 2 (their summary.json).
+3. The SBD daemon's decisions (DAEMON_RUNS, by default OUT/daemon): `pathpool fidelity` on
+   sbd-shared, sbd-disjoint and sbd-shifting with the fix, 60 s runs; per run the daemon's
+   decisions, how many are right, and its abstentions ("not yet": decision windows without
+   evidence, no groups written), from summary.json; on sbd-shifting, from sbd.log, the time
+   from the shift (the UDP load's `start` in the scenario, on the clock of
+   `sbd_daemon.traffic_start_unix_s`) to the daemon's first decision that separates the
+   subflows.
 
 --measured writes the tables from what is there and runs nothing (no root needed).
 """
@@ -35,8 +42,11 @@ from doc_table import write_between  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIX = "flows.*.delayed_ack=false"
+FIX_MPTCP_ONLY = "flows.mp.delayed_ack=false"
 CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-shared",
          "mptcp-disjoint", "olia-disjoint", "sbd-disjoint"]
+# The SBD daemon's cases, measured with the fix only (item 3 above).
+DAEMON_CASES = ["sbd-shifting", "sbd-shared", "sbd-disjoint"]
 # The targets of docs/kernel.md: (case, what, low, high) on MPTCP / TCP.
 SHARE_TARGETS = [
     ("lia-shared", "LIA / TCP, one shared bottleneck", 0.8, 1.25),
@@ -160,18 +170,19 @@ def cause_table(a):
 
 # ---- 2. and 3. the shares and the daemon ----
 
-def fidelity(a, mode):
+def fidelity(a, mode, out=None, cases=CASES):
     """Each case not measured yet, by `pathpool fidelity` in a folder of its own, then moved
     under OUT/MODE/CASE (the layout of one fidelity run of every case)."""
-    out = os.path.join(a.out, mode)
-    for case in CASES:
+    out = out or os.path.join(a.out, mode)
+    for case in cases:
         if len(glob.glob(os.path.join(out, case, "real", "*", "summary.json"))) >= a.repeats:
             continue
         note_load(out, f"{case} start")
         scratch = os.path.join(out, f".run-{case}")
         cmd = [a.bin, "fidelity", "--cases", case, "--repeats", str(a.repeats), "--out", scratch]
         if mode == "fixed":
-            cmd += ["--set", FIX]
+            # The fix is a TCP receiver's setting: the shifting case's UDP loads have none.
+            cmd += ["--set", FIX_MPTCP_ONLY if case == "sbd-shifting" else FIX]
         for attempt in (1, 2, 3):
             try:
                 run(cmd)
@@ -254,47 +265,133 @@ def shares_table(a):
         else:
             verdict = "not measured"
         lines.append(f"| {what}: within 15 % of the simulator | {cell(real)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(sim)} | {cell(proposed(a, case))} |")
-    for case, kind, key, goal in (("sbd-shared", "groups the shared bottleneck", "decisions_together", ">= 95 %"),
-                                  ("sbd-disjoint", "separates the disjoint bottlenecks", "decisions_apart", ">= 95 %")):
-        for mode in ("fixed", "stock"):
-            runs = summaries(a, mode, case, "real")
-            shares = [s[f"sbd_daemon.{key}"] / s["sbd_daemon.decisions"] for s in runs if s.get("sbd_daemon.decisions")]
-            total = sum(s.get("sbd_daemon.decisions", 0) for s in runs)
-            right = sum(s.get(f"sbd_daemon.{key}", 0) for s in runs)
-            if mode == "fixed":
-                row = [f"the SBD daemon {kind}: {goal} of decisions",
-                       f"{right} of {total} = {100 * right / total:.0f} %; per run {rng(shares)} ({len(shares)})" if total else "not measured",
-                       inside(right / total, 0.95, None) if total else "not measured"]
-            else:
-                row.append(f"{right} of {total} = {100 * right / total:.0f} %" if total else "not measured")
-        row += ["", ""]
-        lines.append("| " + " | ".join(row) + " |")
-    lines.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured: the testbed has no shifting-bottleneck case | | | | |")
+    lines += daemon_rows(a)
     text = "\n".join(lines)
-    for mode in ("fixed", "stock"):
-        ld = loads(os.path.join(a.out, mode))
+    for mode, folder in (("fixed", os.path.join(a.out, "fixed")), ("stock", os.path.join(a.out, "stock")), ("daemon", a.daemon_runs)):
+        ld = loads(folder)
         if ld:
-            text += (f"\n\nLoad average (1 min) at each case's start and end, {'with the fix' if mode == 'fixed' else 'without it'}: "
+            which = {"fixed": "with the fix", "stock": "without it", "daemon": "the SBD daemon's runs (with the fix)"}[mode]
+            text += (f"\n\nLoad average (1 min) at each case's start and end, {which}: "
                      f"{min(ld):.1f}-{max(ld):.1f} (median {statistics.median(ld):.1f}).")
     return text
+
+
+def daemon_summaries(a, case):
+    """(run folder, summary) of each real run of CASE under DAEMON_RUNS."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(a.daemon_runs, case, "real", "*", "summary.json"))):
+        with open(path) as f:
+            out.append((os.path.dirname(path), json.load(f)))
+    return out
+
+
+def decision_lines(log_path):
+    """[(unix time, [group of each subflow])] of the daemon's decisions over two subflows or more."""
+    out = []
+    with open(log_path) as f:
+        for line in f:
+            m = re.match(r"t=([0-9.]+) token \S+ decision (.*)$", line.strip())
+            if not m:
+                continue
+            groups = [g.split(":", 1)[1] for g in m.group(2).split() if g.startswith("sf") and ":" in g]
+            if len(groups) >= 2:
+                out.append((float(m.group(1)), groups))
+    return out
+
+
+def apart(groups):
+    return "0" not in groups and len(set(groups)) == len(groups)
+
+
+def together(groups):
+    return "0" not in groups and len(set(groups)) == 1
+
+
+def shift_time_s():
+    """The shift of scenarios/fidelity/sbd-shifting.toml: the `start` of its UDP loads."""
+    path = os.path.join(ROOT, "scenarios/fidelity/sbd-shifting.toml")
+    starts = set(re.findall(r'^start = "([0-9.]+)s"', open(path).read(), re.M))
+    if len(starts) != 1:
+        sys.exit(f"{path}: expected every UDP load of the second phase to start at one time (start = \"Ns\"), found {sorted(starts)}")
+    return float(starts.pop())
+
+
+def shifting_runs(a):
+    """Per run of sbd-shifting: (reaction s or None, right before the shift, decisions before,
+    right after the reaction, decisions after it, not yet)."""
+    shift = shift_time_s()
+    out = []
+    for folder, s in daemon_summaries(a, "sbd-shifting"):
+        t0 = s.get("sbd_daemon.traffic_start_unix_s")
+        if t0 is None:
+            sys.exit(f"{folder}/summary.json: lacks sbd_daemon.traffic_start_unix_s (run with a pathpool that writes it)")
+        d = [(t - t0, g) for t, g in decision_lines(os.path.join(folder, "sbd.log"))]
+        before = [g for t, g in d if t < shift]
+        first = next((t for t, g in d if t >= shift and apart(g)), None)
+        after = [g for t, g in d if first is not None and t >= first]
+        out.append((None if first is None else first - shift, sum(map(together, before)), len(before),
+                    sum(map(apart, after)), len(after), s.get("sbd_daemon.not_yet", 0)))
+    return out
+
+
+def daemon_rows(a):
+    """The SBD daemon's rows: right decisions of all made, abstentions beside them."""
+    rows = []
+    for case, kind, key in (("sbd-shared", "groups the shared bottleneck", "decisions_together"),
+                            ("sbd-disjoint", "separates the disjoint bottlenecks", "decisions_apart")):
+        runs = [s for _, s in daemon_summaries(a, case)]
+        total = sum(s.get("sbd_daemon.decisions", 0) for s in runs)
+        right = sum(s.get(f"sbd_daemon.{key}", 0) for s in runs)
+        not_yet = sum(s.get("sbd_daemon.not_yet", 0) for s in runs)
+        shares = [s[f"sbd_daemon.{key}"] / s["sbd_daemon.decisions"] for s in runs if s.get("sbd_daemon.decisions")]
+        if total:
+            share = [s["mptcp_mbps"] / s["tcp_mbps"] for s in runs if s.get("tcp_mbps")]
+            cellv = (f"{right} of {total} = {100 * right / total:.0f} %; per run {rng(shares)} ({len(shares)}); "
+                     f"abstained ('not yet') in {not_yet} decision windows beside the {total} decisions; "
+                     f"MPTCP-SBD / TCP in these runs {rng(share)}")
+            rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | {cellv} | {inside(right / total, 0.95, None)} | | | |")
+        else:
+            rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | not measured | | | | |")
+    runs = shifting_runs(a)
+    reactions = [r[0] for r in runs if r[0] is not None]
+    if runs:
+        missed = len(runs) - len(reactions)
+        # A run without a decision apart after the shift counts as never reacting.
+        med = statistics.median(reactions + [float("inf")] * missed)
+        verdict = "inside" if med <= 5 else "**outside**"
+        rb, nb, ra, na = (sum(r[i] for r in runs) for i in (1, 2, 3, 4))
+        cellv = ((f"{rng(reactions, 1)} s" if reactions else "no reaction") + f" ({len(runs)} runs" + (f"; {missed} without a decision apart after the shift" if missed else "") + "); "
+                 f"before the shift {rb} of {nb} decisions together, from the reaction on {ra} of {na} apart; "
+                 f"abstained in {sum(r[5] for r in runs)} decision windows")
+        rows.append(f"| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | {cellv} | {verdict} | | | |")
+    else:
+        rows.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured | | | | |")
+    return rows
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "realfair"))
+    ap.add_argument("--daemon-runs", help="the SBD daemon's runs (default OUT/daemon)")
     ap.add_argument("--repeats", type=int, default=5, help="real runs of 60 s per case")
     ap.add_argument("--captures", type=int, default=3, help="captured 30 s runs with and without the fix")
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "kernel.md"))
     ap.add_argument("--measured", action="store_true", help="write the tables from what is measured; run nothing")
+    ap.add_argument("--daemon-only", action="store_true", help="measure only the SBD daemon's cases (into DAEMON_RUNS); --measured writes the tables")
     ap.add_argument("--print", action="store_true", help="print the tables instead of writing the doc")
     a = ap.parse_args()
+    a.daemon_runs = a.daemon_runs or os.path.join(a.out, "daemon")
     if not a.measured:
         if os.geteuid() != 0:
             sys.exit("realfair.py needs root to measure (the testbed and the BPF controllers); --measured writes the tables from earlier runs")
-        capture_runs(a)
-        fidelity(a, "fixed")
-        fidelity(a, "stock")
+        if not a.daemon_only:
+            capture_runs(a)
+            fidelity(a, "fixed")
+            fidelity(a, "stock")
+        fidelity(a, "fixed", out=a.daemon_runs, cases=DAEMON_CASES)
+        if a.daemon_only:
+            return
     cause, shares = cause_table(a), shares_table(a)
     if a.print:
         print(cause + "\n\n" + shares)

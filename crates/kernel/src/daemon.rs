@@ -1,13 +1,13 @@
 //! The SBD daemon (`pathpool kernel sbd`): pathpool_sbd pushes every subflow's RTT samples
-//! through the ring buffer pp_rtt; per MPTCP connection (token) the daemon runs pathpool-sbd's
-//! RFC 8382 detector on them (RTT as the delay signal, with the delay-correlation split) and
-//! S0's decision filter, and writes each subflow's group into pp_groups, which pathpool_sbd
-//! reads. Group changes are logged with a timestamp; connections whose pp_conns entry is gone
-//! are forgotten.
+//! through the ring buffer pp_rtt; per MPTCP connection (token) the daemon groups them
+//! (`crate::grouping`: RFC 8382's bottleneck test, Rubenstein et al.'s comparison test, S0's
+//! decision filter) and writes each subflow's group into pp_groups, which pathpool_sbd reads.
+//! Decisions, abstentions ("not yet") and group changes are logged with a timestamp;
+//! connections whose pp_conns entry is gone are forgotten.
 
 use crate::{SbdRun, CONTROLLERS};
 use libbpf_rs::{MapCore, MapFlags, MapHandle, RingBufferBuilder};
-use crate::grouping::{ConnGroups, GroupDecision};
+use crate::grouping::{ConnGroups, Outcome};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -68,7 +68,7 @@ fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Wri
         }
     }
     let state: Rc<RefCell<ConnGroups>> = Rc::default();
-    let pending: Rc<RefCell<Vec<GroupDecision>>> = Rc::default();
+    let pending: Rc<RefCell<Vec<Outcome>>> = Rc::default();
     let stats = Rc::new(RefCell::new(SbdRun::default()));
     let samples: Rc<RefCell<Option<Box<dyn Write>>>> = Rc::new(RefCell::new(samples));
     if let Some(w) = samples.borrow_mut().as_mut() {
@@ -104,7 +104,15 @@ fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Wri
             Err(e) if e.kind() == libbpf_rs::ErrorKind::Interrupted => {}
             Err(e) => return Err(format!("polling pp_rtt: {e}")),
         }
-        for d in pending.borrow_mut().drain(..) {
+        for o in pending.borrow_mut().drain(..) {
+            let d = match o {
+                Outcome::Decision(d) => d,
+                Outcome::NotYet { token, intervals } => {
+                    stats.borrow_mut().not_yet += 1;
+                    writeln!(log, "{} token {token:08x} not yet: {intervals} intervals without evidence, no groups written", stamp()).ok();
+                    continue;
+                }
+            };
             let token = d.token;
             stats.borrow_mut().decisions += 1;
             writeln!(log, "{} token {token:08x} decision {}", stamp(), describe(&d.groups)).ok();
@@ -139,8 +147,8 @@ fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Wri
         }
     }
     let s = stats.borrow().clone();
-    writeln!(log, "{} sbd daemon: stopped after {} samples, {} decisions, {} group changes, {} connections forgotten",
-        stamp(), s.samples, s.decisions, s.changes, s.forgotten).ok();
+    writeln!(log, "{} sbd daemon: stopped after {} samples, {} decisions, {} not yet, {} group changes, {} connections forgotten",
+        stamp(), s.samples, s.decisions, s.not_yet, s.changes, s.forgotten).ok();
     Ok(s)
 }
 

@@ -1,9 +1,13 @@
 //! The SBD daemon's decisions without the kernel: RTT samples of (token, subflow id) in, each
-//! connection's subflow groups out. Per connection: pathpool-sbd's RFC 8382 detector with S0's
-//! parameters and the delay-correlation split, on RTT as the delay signal, then S0's decision
-//! filter (docs/kernel.md, "The SBD daemon").
+//! connection's subflow groups out. Per connection and RFC 8382 interval (T = 350 ms): the
+//! bottleneck test of pathpool-sbd's RFC 8382 detector with S0's parameters (§3.3.1 step 1),
+//! then, among the bottlenecked subflows, groups by Rubenstein et al.'s delay comparison test
+//! (`crate::comparison`) instead of RFC 8382's statistics splits, then S0's decision filter
+//! (§III-B). An interval whose pairs lack evidence is abstained, not guessed (docs/kernel.md,
+//! "The SBD daemon").
 
-use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams};
+use crate::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
+use pathpool_sbd::{canonicalize, DecisionFilter, FilterParams, Observation, Rfc8382Detector, SbdParams, NOT_BOTTLENECKED};
 use std::collections::BTreeMap;
 
 /// Linux MPTCP's subflow limit: the detector's flow slots per connection.
@@ -24,14 +28,26 @@ impl GroupDecision {
     }
 }
 
+/// What a connection's intervals gave: a decision, or a decision window's worth of intervals
+/// (S0's 10) in a row without evidence, for which no groups are written ("not yet").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Decision(GroupDecision),
+    NotYet { token: u32, intervals: u64 },
+}
+
 struct Conn {
     ids: Vec<u32>,
     det: Rfc8382Detector,
     filter: DecisionFilter,
     groups: Option<Vec<(u32, u32)>>,
     last_ns: u64,
-    /// The detector's memory restarts seen (the change detector's; the filter restarts with them).
-    restarts: u64,
+    /// Each slot's RTT in bins since `origin_ns` (the first sample), for the comparison test.
+    bins: Vec<Bins>,
+    origin_ns: u64,
+    /// Intervals in a row without evidence for every pair of bottlenecked subflows.
+    abstained: u64,
+    scratch: Vec<u32>,
 }
 
 /// The detectors of every connection seen.
@@ -42,15 +58,16 @@ pub struct ConnGroups {
 
 impl Default for ConnGroups {
     fn default() -> Self {
-        // The delay-correlation split separates disjoint bottlenecks of similar load (docs/sbd.md).
-        ConnGroups { params: SbdParams { corr_split: true, ..SbdParams::mptcp_sbd() }, conns: BTreeMap::new() }
+        // S0's parameters: only its bottleneck test (step 1) is used; the grouping is the
+        // comparison test's.
+        ConnGroups { params: SbdParams::mptcp_sbd(), conns: BTreeMap::new() }
     }
 }
 
 impl ConnGroups {
-    /// One RTT sample (`ts_ns` on any monotonic clock); returns the decisions it completed.
+    /// One RTT sample (`ts_ns` on any monotonic clock); returns what it completed.
     /// A ninth subflow of a connection is ignored.
-    pub fn on_sample(&mut self, token: u32, subflow: u32, ts_ns: u64, rtt_us: u32, out: &mut Vec<GroupDecision>) {
+    pub fn on_sample(&mut self, token: u32, subflow: u32, ts_ns: u64, rtt_us: u32, out: &mut Vec<Outcome>) {
         let params = &self.params;
         let c = self.conns.entry(token).or_insert_with(|| Conn {
             ids: Vec::new(),
@@ -58,7 +75,10 @@ impl ConnGroups {
             filter: DecisionFilter::new(FilterParams::default(), SLOTS),
             groups: None,
             last_ns: 0,
-            restarts: 0,
+            bins: vec![Bins::default(); SLOTS],
+            origin_ns: ts_ns,
+            abstained: 0,
+            scratch: vec![0; SLOTS + 1],
         });
         let slot = match c.ids.iter().position(|&x| x == subflow) {
             Some(s) => s,
@@ -73,18 +93,13 @@ impl ConnGroups {
         c.last_ns = now;
         while let Some(obs) = c.det.poll(now) {
             let obs = obs.clone();
-            if c.det.memory_restarts() != c.restarts {
-                // The change detector restarted the detector's memory (`change_detect`), as
-                // pathpool-sbd's replay does: the filter starts over with it.
-                c.restarts = c.det.memory_restarts();
-                c.filter.restart();
-            }
-            if let Some(d) = c.filter.push(&obs) {
-                let groups: Vec<(u32, u32)> = c.ids.iter().copied().zip(d.groups.iter().copied()).collect();
-                out.push(GroupDecision { token, groups: groups.clone(), previous: c.groups.replace(groups) });
-            }
+            c.on_interval(token, &obs, out);
         }
         c.det.on_owd_sample(slot, now, i64::from(rtt_us) * 1000);
+        // Binned by the segment's send time (ACK time - RTT): the queue was crossed soon after
+        // it, while the ACK time adds each subflow's own delay after the bottleneck and back.
+        let sent = now.saturating_sub(u64::from(rtt_us) * 1000).max(c.origin_ns);
+        c.bins[slot].add((sent - c.origin_ns) / BIN_NS, f64::from(rtt_us));
     }
 
     /// Forgets the connections for which `ended(token, last sample time)` holds; returns them.
@@ -102,5 +117,50 @@ impl ConnGroups {
 
     pub fn is_empty(&self) -> bool {
         self.conns.is_empty()
+    }
+}
+
+impl Conn {
+    /// One closed RFC 8382 interval: its bottleneck test, the comparison test on every pair of
+    /// bottlenecked subflows, and the filter; or an abstention.
+    fn on_interval(&mut self, token: u32, obs: &Observation, out: &mut Vec<Outcome>) {
+        // The test's window ends one interval before this one's end: segments sent in it have
+        // been acknowledged by now (RTT < T = 350 ms; a longer RTT thins its newest bins).
+        let end = (obs.time_ns.saturating_sub(self.origin_ns) / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
+        let n = self.ids.len();
+        let bottlenecked: Vec<usize> = (0..n).filter(|&i| obs.groups[i] != NOT_BOTTLENECKED).collect();
+        // RFC 8382's skew_est is a statistic of N intervals (§3.2): before N have closed it is
+        // mostly the slow start's rising RTT, which reads as "not bottlenecked" (S0's code
+        // starts at once; the RFC advises a warm-up, §3.3.1). Until then a subflow called not
+        // bottlenecked makes the interval an abstention, not a decision.
+        let warm = self.det.intervals_closed() >= self.det.params().n as u64;
+        let mut evidence = warm || bottlenecked.len() == n;
+        let mut labels: Vec<u32> = (0..SLOTS).map(|i| if bottlenecked.contains(&i) { i as u32 + 1 } else { NOT_BOTTLENECKED }).collect();
+        for (x, &a) in bottlenecked.iter().enumerate() {
+            for &b in &bottlenecked[x + 1..] {
+                match compare(&self.bins[a], &self.bins[b], end) {
+                    Verdict::Shared => {
+                        let (from, to) = (labels[b], labels[a]);
+                        labels.iter_mut().filter(|l| **l == from).for_each(|l| *l = to);
+                    }
+                    Verdict::Apart => {}
+                    Verdict::NoEvidence => evidence = false,
+                }
+            }
+        }
+        if !evidence {
+            self.abstained += 1;
+            if self.abstained % FilterParams::default().window as u64 == 0 {
+                out.push(Outcome::NotYet { token, intervals: self.abstained });
+            }
+            return;
+        }
+        self.abstained = 0;
+        canonicalize(&mut labels, &mut self.scratch);
+        let tested = Observation { time_ns: obs.time_ns, groups: labels };
+        if let Some(d) = self.filter.push(&tested) {
+            let groups: Vec<(u32, u32)> = self.ids.iter().copied().zip(d.groups.iter().copied()).collect();
+            out.push(Outcome::Decision(GroupDecision { token, groups: groups.clone(), previous: self.groups.replace(groups) }));
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! with the `bpf` feature). docs/kernel.md describes the design, what this kernel refuses, and
 //! the measurements.
 
+pub mod comparison;
 pub mod grouping;
 pub mod model;
 mod names;

@@ -70,6 +70,8 @@ impl fmt::Display for Status {
 pub struct SbdRun {
     pub samples: u64,
     pub decisions: u64,
+    /// Decision windows (S0's 10 intervals) without evidence: no groups written ("not yet").
+    pub not_yet: u64,
     pub changes: u64,
     pub forgotten: u64,
 }

@@ -123,6 +123,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     };
     let progress = if options.progress { Progress::new(spec.duration) } else { Progress::hidden() };
     let t0 = Instant::now();
+    *TRAFFIC_START.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::time::SystemTime::now());
     let traffic = Traffic::start(&plan.flows, &names, t0, seed)?;
     let mut samples: Vec<Sample> = Vec::with_capacity(samples_n + 1);
     let take = |time_s: f64, with_recoveries: bool| -> Result<Sample> {
@@ -159,6 +160,17 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     drop(ends);
     drop(namespaces);
     Ok(crate::outcome::assemble(l, &plan, &names, &samples, warm_index, &lost, wall))
+}
+
+/// The wall-clock time of the last run's traffic start (time 0 of its flows' `start` and
+/// `stop`), so that logs stamped in wall-clock time, as the SBD daemon's, can be set against
+/// the scenario's own times.
+static TRAFFIC_START: std::sync::Mutex<Option<std::time::SystemTime>> = std::sync::Mutex::new(None);
+
+/// The last run's traffic start in seconds since the Unix epoch (None before any run).
+pub fn last_traffic_start_unix_s() -> Option<f64> {
+    let t = (*TRAFFIC_START.lock().unwrap_or_else(|e| e.into_inner()))?;
+    Some(t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs_f64())
 }
 
 /// Runs `f` on a thread that has entered namespace `ns`.

@@ -77,8 +77,13 @@ pub fn real_repeat(case: &Case, settings: &Settings, out: &Path, repeat: u32, si
         let mut summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
         let log_text = std::fs::read_to_string(dir.join("sbd.log")).map_err(io(&dir))?;
         let (apart, together, total) = daemon_decisions(&log_text);
-        for (k, v) in [("samples", daemon.samples), ("decisions", daemon.decisions), ("group_changes", daemon.changes), ("decisions_apart", apart), ("decisions_together", together), ("decisions_of_all_subflows", total)] {
+        for (k, v) in [("samples", daemon.samples), ("decisions", daemon.decisions), ("not_yet", daemon.not_yet), ("group_changes", daemon.changes), ("decisions_apart", apart), ("decisions_together", together), ("decisions_of_all_subflows", total)] {
             summary.insert(format!("sbd_daemon.{k}"), serde_json::json!(v));
+        }
+        // The daemon stamps its log in wall-clock time: where the scenario's time 0 lies on
+        // that clock (scripts/realfair.py measures the reaction to a shifting bottleneck so).
+        if let Some(t) = crate::run::last_traffic_start_unix_s() {
+            summary.insert("sbd_daemon.traffic_start_unix_s".into(), serde_json::json!(t));
         }
         std::fs::write(dir.join("summary.json"), pathpool_scenario::summary::to_json(&summary)).map_err(io(&dir))?;
         summary

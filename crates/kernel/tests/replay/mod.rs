@@ -1,0 +1,64 @@
+//! Replays the SBD daemon's samples files (`flow,ack_time_us,rtt_us`, flow = `TOKEN.sfID`, as
+//! `pathpool kernel sbd --samples` writes them) through its grouping, and counts the outcomes.
+//! Each test file uses part of it.
+#![allow(dead_code)]
+
+use pathpool_kernel::grouping::{ConnGroups, Outcome};
+
+fn parse(line: &str) -> Option<(u32, u32, u64, u32)> {
+    let mut f = line.split(',');
+    let (token, sf) = f.next()?.split_once(".sf")?;
+    Some((u32::from_str_radix(token, 16).ok()?, sf.parse().ok()?, f.next()?.parse().ok()?, f.next()?.parse().ok()?))
+}
+
+/// A file's outcomes, in order: 'T' all subflows together, 'A' each apart, '0' some subflow
+/// not bottlenecked, '.' a decision window without evidence ("not yet"); 'M' another grouping
+/// of three or more subflows.
+pub fn replay(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut g = ConnGroups::default();
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let (token, sf, ack_us, rtt_us) = parse(line).unwrap_or_else(|| panic!("{}:{}: expected TOKEN.sfID,ack_time_us,rtt_us, got {line:?}", path.display(), i + 1));
+        g.on_sample(token, sf, ack_us * 1000, rtt_us, &mut out);
+    }
+    out.iter()
+        .map(|o| match o {
+            Outcome::NotYet { .. } => '.',
+            Outcome::Decision(d) => {
+                let groups: Vec<u32> = d.groups.iter().map(|x| x.1).collect();
+                if groups.contains(&0) {
+                    '0'
+                } else if groups.iter().all(|&x| x == groups[0]) {
+                    'T'
+                } else if (1..groups.len()).all(|i| !groups[..i].contains(&groups[i])) {
+                    'A'
+                } else {
+                    'M'
+                }
+            }
+        })
+        .collect()
+}
+
+/// (together, apart, some in group 0, not yet) of a replay's outcomes.
+pub fn counts(outcomes: &str) -> (usize, usize, usize, usize) {
+    let n = |c| outcomes.chars().filter(|&x| x == c).count();
+    (n('T'), n('A'), n('0'), n('.'))
+}
+
+/// With PATHPOOL_WRITE_DOCS=1, puts `table` between `<!-- NAME:begin -->` and
+/// `<!-- NAME:end -->` in docs/kernel.md (the doc names the command beside the markers).
+pub fn write_doc_table(name: &str, table: &str) {
+    if std::env::var_os("PATHPOOL_WRITE_DOCS").is_none() {
+        return;
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/kernel.md");
+    let doc = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (begin, end) = (format!("<!-- {name}:begin -->\n"), format!("<!-- {name}:end -->"));
+    let (Some(b), Some(e)) = (doc.find(&begin), doc.find(&end)) else {
+        panic!("{}: expected the markers {begin:?} and {end:?}", path.display());
+    };
+    let fresh = format!("{}{begin}{table}{}", &doc[..b], &doc[e..]);
+    std::fs::write(&path, fresh).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
