@@ -86,11 +86,14 @@ def note_load(out, when):
         f.write(f"{when} {load():.2f}\n")
 
 
-def loads(out):
+def loads(out, modes=None):
+    """The load averages noted in OUT/load.txt; with `modes`, of those modes' captured runs
+    only (their lines start with MODE-K)."""
     path = os.path.join(out, "load.txt")
     if not os.path.exists(path):
         return []
-    return [float(line.split()[-1]) for line in open(path) if line.strip() and "failed" not in line]
+    keep = lambda line: modes is None or line.split()[0].rsplit("-", 1)[0] in modes
+    return [float(line.split()[-1]) for line in open(path) if line.strip() and "failed" not in line and keep(line)]
 
 
 # ---- 1. the cause ----
@@ -163,10 +166,10 @@ def cause_table(a, modes=(("stock", "as Linux has them"), ("fixed", "with the re
             for n in ("j1", "j2"):
                 d_held = abs(statistics.median(per[n][0]) - held_tcp) * 100
                 d_drop = statistics.median(per[n][1]) / drop_tcp - 1 if drop_tcp else float("nan")
-                verdicts.append(f"{label if len(modes) > 2 else ''} {ACCESS[n]}: held share {d_held:.1f} points from TCP's (target within 5: "
+                verdicts.append(f"{'`' + mode + '` ' if len(modes) > 2 else ''}{ACCESS[n]}: held share {d_held:.1f} points from TCP's (target within 5: "
                                 f"{'inside' if d_held <= 5 else '**outside**'}), drops per packet {d_drop * 100:+.0f} % of TCP's "
                                 f"(target within 20 %: {'inside' if abs(d_drop) <= 0.2 else '**outside**'})")
-    ld = loads(os.path.join(a.out, "acks"))
+    ld = loads(os.path.join(a.out, "acks"), [m for m, _ in modes])
     text = "\n".join(lines)
     if verdicts:
         text += "\n\n" + ("With the fix" if len(modes) <= 2 else "Against TCP") + ", medians: " + "; ".join(v.strip() for v in verdicts) + "."
