@@ -6,6 +6,7 @@ tables between the `realfair` markers of docs/kernel.md.
     sudo python3 scripts/realfair.py [--bin target/release/pathpool] [--out out/realfair]
                                      [--daemon-runs DIR] [--daemon-only] [--repeats 5]
                                      [--captures 3] [--measured] [--print]
+                                     [--modes mixed,delack-max] [--mode-cases CASES]
 
 Three measurements, each reused when its folder exists (delete it to measure again):
 
@@ -25,6 +26,11 @@ Three measurements, each reused when its folder exists (delete it to measure aga
    from the shift (the UDP load's `start` in the scenario, on the clock of
    `sbd_daemon.traffic_start_unix_s`) to the daemon's first decision that separates the
    subflows.
+4. The other receiver modes (--modes; OUT/acks/MODE-K and OUT/MODE, as 1 and 2 but on the
+   shared cases only, --mode-cases): `mixed`, quickack on the MPTCP connection's receiver only
+   (TCP keeps Linux's delayed ACKs), and `delack-max`, the sock_ops program of `pathpool
+   kernel receiver on --mode delack-max` on the subflows only (`delayed_ack =
+   "linux-delack-max"`). They fill the table between the `realfair-modes` markers.
 
 --measured writes the tables from what is there and runs nothing (no root needed).
 """
@@ -43,6 +49,15 @@ from doc_table import write_between  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIX = "flows.*.delayed_ack=false"
 FIX_MPTCP_ONLY = "flows.mp.delayed_ack=false"
+# The receiver modes measured against Linux's own receivers ("stock"): the --set of each.
+# "fixed" is the route mode of `pathpool kernel receiver on` on every receiver; the others
+# change the MPTCP connection's receiver ("mp" in every fidelity case) and leave TCP's alone.
+MODES = {
+    "fixed": ("quickack on every receiver's routes (`receiver on`, route mode)", [FIX]),
+    "mixed": ("quickack on the MPTCP receiver's routes only", ["flows.mp.delayed_ack=false"]),
+    "delack-max": ("sock_ops: the subflows' delayed-ACK timer at its minimum (`receiver on --mode delack-max`)", ["flows.mp.delayed_ack=linux-delack-max"]),
+}
+MODE_CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-shared"]
 CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-shared",
          "mptcp-disjoint", "olia-disjoint", "sbd-disjoint"]
 # The SBD daemon's cases, measured with the fix only (item 3 above).
@@ -59,6 +74,8 @@ BEGIN = "<!-- realfair:begin (written by scripts/realfair.py) -->"
 END = "<!-- realfair:end -->"
 CAUSE_BEGIN = "<!-- realfair-cause:begin (written by scripts/realfair.py) -->"
 CAUSE_END = "<!-- realfair-cause:end -->"
+MODES_BEGIN = "<!-- realfair-modes:begin (written by scripts/realfair.py) -->"
+MODES_END = "<!-- realfair-modes:end -->"
 # The shared case's links as scripts/mptcp_acks.py reads them (docs/fidelity-notes.md, MPTCP).
 ACCESS = {"j1": "subflow 1", "j2": "subflow 2", "t": "TCP"}
 
@@ -79,17 +96,20 @@ def note_load(out, when):
         f.write(f"{when} {load():.2f}\n")
 
 
-def loads(out):
+def loads(out, modes=None):
+    """The load averages noted in OUT/load.txt; with `modes`, of those modes' captured runs
+    only (their lines start with MODE-K)."""
     path = os.path.join(out, "load.txt")
     if not os.path.exists(path):
         return []
-    return [float(line.split()[-1]) for line in open(path) if line.strip() and "failed" not in line]
+    keep = lambda line: modes is None or line.split()[0].rsplit("-", 1)[0] in modes
+    return [float(line.split()[-1]) for line in open(path) if line.strip() and "failed" not in line and keep(line)]
 
 
 # ---- 1. the cause ----
 
-def capture_runs(a):
-    for mode in ("stock", "fixed"):
+def capture_runs(a, modes=("stock", "fixed")):
+    for mode in modes:
         for k in range(1, a.captures + 1):
             out = os.path.join(a.out, "acks", f"{mode}-{k}")
             if os.path.exists(os.path.join(out, "acks.txt")):
@@ -97,8 +117,8 @@ def capture_runs(a):
             note_load(os.path.join(a.out, "acks"), f"{mode}-{k} start")
             cmd = [a.bin, "testbed", "run", os.path.join(ROOT, "scenarios/fidelity/mptcp-shared.toml"),
                    "--set", "simulation.duration=30s", "--set", "simulation.warmup=5s", "--capture", "--out", out]
-            if mode == "fixed":
-                cmd += ["--set", FIX]
+            for setting in MODES.get(mode, ("", []))[1]:
+                cmd += ["--set", setting]
             run(cmd, stdout=subprocess.DEVNULL)
             text = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/mptcp_acks.py"), os.path.join(out, "capture"),
                                    "--bottleneck", "bottleneck", "--access", "j1:1us", "--access", "j2:1us", "--access", "t:1ms"],
@@ -130,11 +150,11 @@ def rng(values, digits=2, scale=1.0):
     return f"{statistics.median(v):.{digits}f} [{min(v):.{digits}f}, {max(v):.{digits}f}]"
 
 
-def cause_table(a):
+def cause_table(a, modes=(("stock", "as Linux has them"), ("fixed", "with the receiver fix"))):
     lines = ["| receivers | flow | train ends whose ACK is held over 0.3 ms | drops per 1000 packets at the bottleneck | runs |",
              "|---|---|---|---|---|"]
     verdicts = []
-    for mode, label in (("stock", "as Linux has them"), ("fixed", "with the receiver fix")):
+    for mode, label in modes:
         runs = sorted(glob.glob(os.path.join(a.out, "acks", f"{mode}-*", "acks.txt")))
         if not runs:
             lines.append(f"| {label} | | not measured | | 0 |")
@@ -150,19 +170,19 @@ def cause_table(a):
         for n, who in ACCESS.items():
             if per[n][0]:
                 lines.append(f"| {label} | {who} | {rng(per[n][0])} | {rng(per[n][1], 2, 1000)} | {len(per[n][0])} |")
-        if mode == "fixed" and per["t"][0] and per["j1"][0] and per["j2"][0]:
+        if mode != "stock" and per["t"][0] and per["j1"][0] and per["j2"][0]:
             held_tcp = statistics.median(per["t"][0])
             drop_tcp = statistics.median(per["t"][1])
             for n in ("j1", "j2"):
                 d_held = abs(statistics.median(per[n][0]) - held_tcp) * 100
                 d_drop = statistics.median(per[n][1]) / drop_tcp - 1 if drop_tcp else float("nan")
-                verdicts.append(f"{ACCESS[n]}: held share {d_held:.1f} points from TCP's (target within 5: "
+                verdicts.append(f"{'`' + mode + '` ' if len(modes) > 2 else ''}{ACCESS[n]}: held share {d_held:.1f} points from TCP's (target within 5: "
                                 f"{'inside' if d_held <= 5 else '**outside**'}), drops per packet {d_drop * 100:+.0f} % of TCP's "
                                 f"(target within 20 %: {'inside' if abs(d_drop) <= 0.2 else '**outside**'})")
-    ld = loads(os.path.join(a.out, "acks"))
+    ld = loads(os.path.join(a.out, "acks"), [m for m, _ in modes])
     text = "\n".join(lines)
     if verdicts:
-        text += "\n\nWith the fix, medians: " + "; ".join(verdicts) + "."
+        text += "\n\n" + ("With the fix" if len(modes) <= 2 else "Against TCP") + ", medians: " + "; ".join(v.strip() for v in verdicts) + "."
     if ld:
         text += f"\n\nLoad average (1 min) at the runs' starts and ends: {min(ld):.1f}-{max(ld):.1f}."
     return text
@@ -180,9 +200,9 @@ def fidelity(a, mode, out=None, cases=CASES):
         note_load(out, f"{case} start")
         scratch = os.path.join(out, f".run-{case}")
         cmd = [a.bin, "fidelity", "--cases", case, "--repeats", str(a.repeats), "--out", scratch]
-        if mode == "fixed":
+        for setting in MODES.get(mode, ("", []))[1]:
             # The fix is a TCP receiver's setting: the shifting case's UDP loads have none.
-            cmd += ["--set", FIX_MPTCP_ONLY if case == "sbd-shifting" else FIX]
+            cmd += ["--set", FIX_MPTCP_ONLY if (mode == "fixed" and case == "sbd-shifting") else setting]
         for attempt in (1, 2, 3):
             try:
                 run(cmd)
@@ -369,6 +389,37 @@ def daemon_rows(a):
     return rows
 
 
+# ---- 4. the receiver modes side by side ----
+
+def modes_table(a):
+    """The cause and the shared bottleneck's shares for every receiver mode measured."""
+    measured = [m for m in ["stock"] + list(MODES) if glob.glob(os.path.join(a.out, "acks", f"{m}-*", "acks.txt"))
+                or glob.glob(os.path.join(a.out, m, "*", "real", "*", "summary.json"))]
+    label = {"stock": "as Linux has them", **{m: f"`{m}`: {MODES[m][0]}" for m in MODES}}
+    cause = cause_table(a, [(m, label[m]) for m in measured])
+    head = "| target | " + " | ".join(f"`{m}`" for m in measured) + " |"
+    lines = [head, "|---" * (len(measured) + 1) + "|"]
+    targets = [t for t in SHARE_TARGETS if t[0] in MODE_CASES]
+    for case, what, low, high in targets:
+        goal = f"[{low}, {high}]" if high else f">= {low}"
+        row = [f"{what}: {goal}"]
+        for m in measured:
+            v = ratios(a, m, case)
+            row.append(f"{cell(v)} {inside(statistics.median(v), low, high)}" if v else "not measured")
+        lines.append("| " + " | ".join(row) + " |")
+    row = ["uncoupled MPTCP / TCP, one shared bottleneck (simulator with the same receivers beside it)"]
+    for m in measured:
+        real, sim = ratios(a, m, "mptcp-shared"), ratios(a, m, "mptcp-shared", "sim")
+        row.append(f"{cell(real)}; simulator {statistics.median(sim):.2f}" if real and sim else cell(real))
+    lines.append("| " + " | ".join(row) + " |")
+    text = cause + "\n\nMPTCP / TCP on one shared bottleneck, median [min, max] (runs) and verdict:\n\n" + "\n".join(lines)
+    for m in measured:
+        ld = loads(os.path.join(a.out, m))
+        if ld:
+            text += f"\n\nLoad average (1 min) at each case's start and end, `{m}`: {min(ld):.1f}-{max(ld):.1f} (median {statistics.median(ld):.1f})."
+    return text
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
@@ -380,11 +431,26 @@ def main():
     ap.add_argument("--measured", action="store_true", help="write the tables from what is measured; run nothing")
     ap.add_argument("--daemon-only", action="store_true", help="measure only the SBD daemon's cases (into DAEMON_RUNS); --measured writes the tables")
     ap.add_argument("--print", action="store_true", help="print the tables instead of writing the doc")
+    ap.add_argument("--modes", default="", help=f"other receiver modes to measure, comma-separated: {', '.join(m for m in MODES if m != 'fixed')} (item 4)")
+    ap.add_argument("--mode-cases", default=",".join(MODE_CASES), help="the cases the --modes are measured on")
     a = ap.parse_args()
     a.daemon_runs = a.daemon_runs or os.path.join(a.out, "daemon")
+    modes = [m for m in a.modes.split(",") if m]
+    for m in modes:
+        if m not in MODES or m == "fixed":
+            sys.exit(f"realfair.py: --modes: unknown mode '{m}'; expected some of {', '.join(x for x in MODES if x != 'fixed')}")
+    mode_cases = [c for c in a.mode_cases.split(",") if c]
+    for c in mode_cases:
+        if c not in CASES:
+            sys.exit(f"realfair.py: --mode-cases: unknown case '{c}'; expected some of {', '.join(CASES)}")
     if not a.measured:
         if os.geteuid() != 0:
             sys.exit("realfair.py needs root to measure (the testbed and the BPF controllers); --measured writes the tables from earlier runs")
+        if modes:
+            capture_runs(a, modes)
+            for m in modes:
+                fidelity(a, m, cases=mode_cases)
+            return
         if not a.daemon_only:
             capture_runs(a)
             fidelity(a, "fixed")
@@ -392,12 +458,13 @@ def main():
         fidelity(a, "fixed", out=a.daemon_runs, cases=DAEMON_CASES)
         if a.daemon_only:
             return
-    cause, shares = cause_table(a), shares_table(a)
+    cause, shares, by_mode = cause_table(a), shares_table(a), modes_table(a)
     if a.print:
-        print(cause + "\n\n" + shares)
+        print(cause + "\n\n" + shares + "\n\n" + by_mode)
         return
     write_between(a.doc, CAUSE_BEGIN, CAUSE_END, cause)
     write_between(a.doc, BEGIN, END, shares)
+    write_between(a.doc, MODES_BEGIN, MODES_END, by_mode)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=bpf/pathpool_cc_math.h");
     println!("cargo:rerun-if-changed=bpf/pathpool_cc.bpf.c");
+    println!("cargo:rerun-if-changed=bpf/pathpool_delack.bpf.c");
     println!("cargo:rerun-if-changed=host/pp_model.c");
     println!("cargo::rustc-check-cfg=cfg(pathpool_bpf_object)");
 
@@ -54,18 +55,21 @@ fn build_bpf(out: &Path) -> Result<(), String> {
         ));
     }
     std::fs::write(&vmlinux, &dump.stdout).map_err(|e| format!("writing vmlinux.h: {e}"))?;
-    let obj = out.join("pathpool_cc.bpf.o");
-    // -mcpu=v3: atomic fetch-and-add with its result (the per-connection subflow count).
-    let status = Command::new("clang")
-        .args(["-O2", "-g", "-target", "bpf", "-mcpu=v3", "-D__TARGET_ARCH_x86"])
-        .arg("-I")
-        .arg(out)
-        .args(["-I", "bpf", "-c", "bpf/pathpool_cc.bpf.c", "-o"])
-        .arg(&obj)
-        .status()
-        .map_err(|e| format!("clang not runnable ({e}; install clang; `make deps` as root does)"))?;
-    if !status.success() {
-        return Err("clang failed on bpf/pathpool_cc.bpf.c (see the build output)".into());
+    // The controllers (struct_ops) and the receiver fix's sock_ops program.
+    for name in ["pathpool_cc", "pathpool_delack"] {
+        let obj = out.join(format!("{name}.bpf.o"));
+        // -mcpu=v3: atomic fetch-and-add with its result (the per-connection subflow count).
+        let status = Command::new("clang")
+            .args(["-O2", "-g", "-target", "bpf", "-mcpu=v3", "-D__TARGET_ARCH_x86"])
+            .arg("-I")
+            .arg(out)
+            .args(["-I", "bpf", "-c", &format!("bpf/{name}.bpf.c"), "-o"])
+            .arg(&obj)
+            .status()
+            .map_err(|e| format!("clang not runnable ({e}; install clang; `make deps` as root does)"))?;
+        if !status.success() {
+            return Err(format!("clang failed on bpf/{name}.bpf.c (see the build output)"));
+        }
     }
     Ok(())
 }

@@ -3,44 +3,10 @@
 //! an MPTCP transfer (Linux otherwise holds and coalesces them), and off restores its routes
 //! exactly, leaving no state behind. Root only; without root it says why and passes.
 
-use std::process::{Child, Command, Stdio};
+mod support;
 
-struct Namespaces([String; 2]);
-
-impl Drop for Namespaces {
-    fn drop(&mut self) {
-        // The fix's state file outlives a namespace: take it back first, even after a failure.
-        let _ = Command::new("ip").args(["netns", "exec", &self.0[1], env!("CARGO_BIN_EXE_pathpool"), "kernel", "receiver", "off"]).output();
-        for ns in &self.0 {
-            let _ = Command::new("ip").args(["netns", "del", ns]).status();
-        }
-    }
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn ip(args: &[&str]) -> String {
-    let out = Command::new("ip").args(args).output().expect("ip runs");
-    assert!(out.status.success(), "ip {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn in_ns(ns: &str, program: &str, args: &[&str]) -> std::process::Output {
-    Command::new("ip").args(["netns", "exec", ns, program]).args(args).output().expect("ip netns exec runs")
-}
-
-fn pathpool(ns: &str, args: &[&str]) -> String {
-    let out = in_ns(ns, env!("CARGO_BIN_EXE_pathpool"), args);
-    assert!(out.status.success(), "pathpool {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use std::process::{Command, Stdio};
+use support::netns_pair::{in_ns, ip, out_per_in_segment, pathpool, Pair, Server};
 
 const SERVER: &str = "import socket\ns=socket.socket(socket.AF_INET,socket.SOCK_STREAM,262)\ns.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1)\ns.bind(('10.79.0.1',5001))\ns.listen()\nprint('ready',flush=True)\nc,_=s.accept()\nwhile c.recv(65536): pass\n";
 
@@ -59,9 +25,7 @@ fn acks_per_segment(receiver: &str, sender: &str) -> f64 {
     assert!(client.status.success(), "client: {}", String::from_utf8_lossy(&client.stderr));
     let mut server = server;
     let _ = server.0.wait();
-    let counters = String::from_utf8_lossy(&in_ns(receiver, "nstat", &["-z", "TcpInSegs", "TcpOutSegs"]).stdout).into_owned();
-    let value = |name: &str| -> f64 { counters.lines().find(|l| l.starts_with(name)).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("nstat has no {name}:\n{counters}")) };
-    value("TcpOutSegs") / value("TcpInSegs")
+    out_per_in_segment(receiver)
 }
 
 #[test]
@@ -70,20 +34,9 @@ fn the_receiver_fix_acknowledges_every_segment_and_leaves_nothing_behind() {
         eprintln!("skipped: the receiver fix changes routes, which needs root");
         return;
     }
-    let id = std::process::id();
-    let (sender, receiver) = (format!("pp-rfs-{id}"), format!("pp-rfr-{id}"));
-    // Deleting a namespace that was never made is harmless: the guard comes first.
-    let _guard = Namespaces([sender.clone(), receiver.clone()]);
-    ip(&["netns", "add", &sender]);
-    ip(&["netns", "add", &receiver]);
-    ip(&["link", "add", "vs", "netns", &sender, "type", "veth", "peer", "name", "vr", "netns", &receiver]);
-    ip(&["-n", &sender, "addr", "add", "10.79.0.2/24", "dev", "vs"]);
-    ip(&["-n", &receiver, "addr", "add", "10.79.0.1/24", "dev", "vr"]);
     // One segment per packet (no ethtool here): the counters then count segments.
-    for (ns, dev) in [(&sender, "vs"), (&receiver, "vr")] {
-        ip(&["-n", ns, "link", "set", dev, "up", "gso_max_segs", "1"]);
-        ip(&["-n", ns, "link", "set", "lo", "up"]);
-    }
+    let pair = Pair::new("rf", "10.79.0", true);
+    let (sender, receiver) = (pair.sender.clone(), pair.receiver.clone());
     let routes = |ns: &str| ip(&["-n", ns, "route"]) + &ip(&["-n", ns, "-6", "route"]);
     let before = routes(&receiver);
 

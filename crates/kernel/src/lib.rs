@@ -17,9 +17,11 @@ mod daemon;
 mod guard;
 #[cfg(feature = "bpf")]
 mod loader;
+#[cfg(feature = "bpf")]
+mod receiver_bpf;
 
 pub use names::{controller_for, CONTROLLERS};
-pub use receiver::{receiver_off, receiver_on, receiver_status};
+pub use receiver::{receiver_off, receiver_on, receiver_status, DelackStats};
 pub use status::{registered, ConnStatus, SbdRun, Status};
 
 #[cfg(feature = "bpf")]
@@ -28,8 +30,10 @@ pub use daemon::{run_sbd, run_sbd_until};
 pub use guard::Guard;
 #[cfg(feature = "bpf")]
 pub use loader::{buildable, load, set_pacing, status, unload, write_groups};
+#[cfg(feature = "bpf")]
+pub use receiver_bpf::{delack_detach, delack_off, delack_on, delack_status};
 
 #[cfg(not(feature = "bpf"))]
 mod unbuilt;
 #[cfg(not(feature = "bpf"))]
-pub use unbuilt::{buildable, load, run_sbd, run_sbd_until, set_pacing, status, unload, write_groups, Guard};
+pub use unbuilt::{buildable, delack_detach, delack_off, delack_on, delack_status, load, run_sbd, run_sbd_until, set_pacing, status, unload, write_groups, Guard};

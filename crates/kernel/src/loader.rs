@@ -37,7 +37,7 @@ pub fn buildable() -> Result<(), String> {
 /// this mount namespace has none, the nearest ancestor process in another mount namespace
 /// that has one lends it (`/proc/PID/root/sys/fs/bpf`); only when none has, `preflight`
 /// mounts one here.
-fn bpf_fs() -> &'static Path {
+pub(crate) fn bpf_fs() -> &'static Path {
     static FS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     FS.get_or_init(|| {
         if is_bpf_fs(Path::new(BPF_FS)) {
@@ -62,7 +62,7 @@ fn bpf_fs() -> &'static Path {
 }
 
 /// A process's parent, from /proc/PID/stat (the field after the command's closing bracket).
-fn parent_of(pid: u32) -> Option<u32> {
+pub(crate) fn parent_of(pid: u32) -> Option<u32> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     stat[stat.rfind(')')? + 1..].split_whitespace().nth(1)?.parse().ok()
 }
@@ -81,7 +81,7 @@ fn is_bpf_fs(dir: &Path) -> bool {
 
 /// Root and BTF, and a BPF filesystem that outlives the command (`bpf_fs`; mounted here when
 /// there is none).
-fn preflight() -> Result<(), String> {
+pub(crate) fn preflight() -> Result<(), String> {
     if unsafe { libc::geteuid() } != 0 {
         return Err("pathpool kernel needs root (registering congestion controls needs CAP_BPF and CAP_NET_ADMIN)".into());
     }

@@ -167,6 +167,27 @@ pub fn receiver_status() -> Result<(bool, Vec<String>), String> {
     Ok((on, quick))
 }
 
+/// What the `delack-max` mode's program counted in a namespace (pathpool_delack.bpf.c,
+/// `pp_rx_stats`; receiver_bpf.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DelackStats {
+    /// MPTCP subflows established here since `on`.
+    pub subflows: u64,
+    /// Of them, those whose delayed-ACK timer the kernel let the program cap.
+    pub capped: u64,
+    /// Of them, those where the kernel refused every value.
+    pub refused: u64,
+    /// The cap the kernel took (µs asked for; 2 jiffies), 0 before the first subflow.
+    pub delack_max_us: u64,
+    /// What bpf_setsockopt(TCP_QUICKACK) answered on a subflow (0 accepted, else the errno),
+    /// None before the first subflow.
+    pub quickack_errno: Option<u64>,
+    /// Calls of the per-segment callback on the subflows (incoming segments).
+    pub segments: u64,
+    /// Other TCP sockets established here, left alone.
+    pub others: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,6 +31,23 @@ pub fn write_groups(_token: u32, _groups: &[(u32, u32)]) -> Result<(), String> {
     Err(WHY.into())
 }
 
+pub fn delack_on() -> Result<(std::path::PathBuf, std::path::PathBuf), String> {
+    Err(WHY.into())
+}
+
+pub fn delack_detach(_pins: &std::path::Path) -> Result<(), String> {
+    Err(WHY.into())
+}
+
+/// Without the program it cannot be on: nothing to take off.
+pub fn delack_off() -> Result<bool, String> {
+    Ok(false)
+}
+
+pub fn delack_status() -> Result<Option<crate::DelackStats>, String> {
+    Ok(None)
+}
+
 /// Loads the controllers for a scope when they are not loaded yet.
 pub struct Guard;
 

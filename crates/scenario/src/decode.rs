@@ -403,6 +403,10 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Resul
         None => pathpool_cc::CubicRules::Rfc9438,
     };
     let (delayed_ack, linux_receiver, subflow_read_alone) = delayed_ack(f, hosts)?;
+    let delack_max = f.get("delayed_ack").is_some_and(|n| matches!(&n.kind, Kind::Str(s) if s == "linux-delack-max"));
+    if delack_max && !multipath {
+        return Err(f.error("delayed_ack", "\"linux-delack-max\" caps the delayed-ACK timer of an MPTCP connection's subflows (pathpool kernel receiver on --mode delack-max); a TCP flow keeps Linux's receiver: use \"linux\""));
+    }
     let receive_lowat = f.size("receive_lowat")?;
     if receive_lowat.is_some() && multipath {
         return Err(f.error("receive_lowat", "SO_RCVLOWAT is set on TCP receivers only (an MPTCP connection's reads are the connection's, not a subflow's)"));
@@ -414,6 +418,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Resul
         delayed_ack,
         linux_receiver,
         subflow_read_alone,
+        delack_max,
         packet_size,
         ack_size,
         initial_window: f.number("initial_window", 1.0, 1e6)?.unwrap_or(10.0),
@@ -436,7 +441,9 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Resul
 
 /// `delayed_ack`: true or false, "linux" (delayed ACKs as Linux's receiver sends them;
 /// docs/fidelity.md), or "linux-proposed" (the same with the kernel change proposed in
-/// docs/kernel.md): (delayed ACKs, Linux's receiver, a subflow's read-time ACK alone).
+/// docs/kernel.md), or "linux-delack-max" (Linux's receiver with its delayed-ACK timer at 2
+/// jiffies, as the receiver fix's `delack-max` mode sets it on subflows): (delayed ACKs,
+/// Linux's receiver, a subflow's read-time ACK alone).
 fn delayed_ack(f: &Fields, hosts: HostModel) -> Result<(bool, bool, bool)> {
     match f.get("delayed_ack") {
         None => {
@@ -445,10 +452,10 @@ fn delayed_ack(f: &Fields, hosts: HostModel) -> Result<(bool, bool, bool)> {
         }
         Some(Node { kind: Kind::Bool(b), .. }) => Ok((*b, false, false)),
         Some(Node { kind: Kind::Str(_), .. }) => {
-            let v = f.choice("delayed_ack", &["linux", "linux-proposed"])?.map(|c| c.value).unwrap_or_default();
+            let v = f.choice("delayed_ack", &["linux", "linux-proposed", "linux-delack-max"])?.map(|c| c.value).unwrap_or_default();
             Ok((true, true, v == "linux-proposed"))
         }
-        Some(n) => Err(f.wrong("delayed_ack", n, "true, false, \"linux\" or \"linux-proposed\"")),
+        Some(n) => Err(f.wrong("delayed_ack", n, "true, false, \"linux\", \"linux-proposed\" or \"linux-delack-max\"")),
     }
 }
 

@@ -145,6 +145,10 @@ pub struct TcpSpec {
     /// what the application can read to be empty, not the connection's out-of-order data. The
     /// simulator only: no kernel has it.
     pub subflow_read_alone: bool,
+    /// `delayed_ack = "linux-delack-max"` (MPTCP only): Linux's receiver with the subflows'
+    /// delayed-ACK timer capped at 2 jiffies by the receiver fix's sock_ops program
+    /// (`pathpool kernel receiver on --mode delack-max`; docs/kernel.md, "The receiver fix").
+    pub delack_max: bool,
     /// Data packet size on the wire.
     pub packet_size: u64,
     pub ack_size: u64,

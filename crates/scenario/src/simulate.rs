@@ -249,7 +249,13 @@ fn lowat_segments(bytes: u64, packet_size: u64) -> u32 {
 
 /// The TCP keys a TCP flow and every subflow of an MPTCP connection share.
 fn tcp_keys(cfg: &mut sim::TcpFlowConfig, t: &crate::schema::TcpSpec, start: sim::Time, stop: Option<sim::Time>) {
-    let timeout = if t.linux_receiver { sim::TcpFlowConfig::LINUX_DELAYED_ACK } else { sim::TcpFlowConfig::DEFAULT_DELAYED_ACK };
+    let timeout = match (t.linux_receiver, t.delack_max) {
+        // TCP_BPF_DELACK_MAX's floor, 2 jiffies, at the testbed kernel's HZ of 250: the timer
+        // fires at the second tick after the segment, 4-8 ms later; the simulator takes 8 ms.
+        (true, true) => sim::time::millis(8),
+        (true, false) => sim::TcpFlowConfig::LINUX_DELAYED_ACK,
+        _ => sim::TcpFlowConfig::DEFAULT_DELAYED_ACK,
+    };
     cfg.recovery = t.recovery;
     cfg.delayed_ack = t.delayed_ack.then_some(timeout);
     cfg.linux_receiver = t.linux_receiver;

@@ -70,7 +70,7 @@ fn bad_values_are_named() {
     let e = run("reno-alone.toml", &["flows.reno.delayed_ack=linx".to_string()]).unwrap_err();
     assert!(e.contains("delayed_ack") && e.contains("linux"), "{e}");
     let e = run("reno-alone.toml", &["flows.reno.delayed_ack=3".to_string()]).unwrap_err();
-    assert!(e.contains("delayed_ack") && e.contains("true, false, \"linux\" or \"linux-proposed\""), "{e}");
+    assert!(e.contains("delayed_ack") && e.contains("true, false, \"linux\", \"linux-proposed\" or \"linux-delack-max\""), "{e}");
     let e = run("reno-alone.toml", &["flows.reno.send_buffer=huge".to_string()]).unwrap_err();
     assert!(e.contains("send_buffer") && e.contains("unlimited, linux"), "{e}");
 }

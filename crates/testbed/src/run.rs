@@ -83,6 +83,10 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
         netns::batch("ip", ns, &lines)?;
         netns::batch("tc", ns, &plan.tc_lines[i])?;
     }
+    let mut delack_nodes: Vec<usize> = plan.flows.iter().filter(|f| f.spec.delack_max()).map(|f| f.receiver).collect();
+    delack_nodes.sort_unstable();
+    delack_nodes.dedup();
+    let delack = DelackMax::attach(delack_nodes.iter().map(|&i| names[i].clone()).collect())?;
     let seed = l.scenario.simulation.seed;
     let mut directions = Vec::new();
     for (k, (link, (from, to))) in plan.links.iter().zip(&ends).enumerate() {
@@ -158,6 +162,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     drop(hosts);
     let lost: Vec<u64> = delay.counters.iter().map(|c| c.lost.load(std::sync::atomic::Ordering::Relaxed)).collect();
     drop(ends);
+    drop(delack);
     drop(namespaces);
     Ok(crate::outcome::assemble(l, &plan, &names, &samples, warm_index, &lost, wall))
 }
@@ -174,6 +179,32 @@ pub fn last_traffic_start_unix_s() -> Option<f64> {
 }
 
 /// Runs `f` on a thread that has entered namespace `ns`.
+/// `delayed_ack = "linux-delack-max"`: the receiver fix's sock_ops program attached for the
+/// receivers' namespaces during the run, detached when it ends, also after a failure (its
+/// pin folders are removed directly: the namespaces may be gone by then).
+struct DelackMax(Vec<std::path::PathBuf>);
+
+impl DelackMax {
+    fn attach(namespaces: Vec<String>) -> Result<DelackMax> {
+        let mut guard = DelackMax(Vec::new());
+        for ns in namespaces {
+            let pins = in_namespace(&ns, || pathpool_kernel::delack_on().map(|(_, pins)| pins).map_err(|e| crate::TestbedError(format!("delayed_ack = \"linux-delack-max\": {e}"))))?;
+            guard.0.push(pins);
+        }
+        Ok(guard)
+    }
+}
+
+impl Drop for DelackMax {
+    fn drop(&mut self) {
+        for pins in &self.0 {
+            if let Err(e) = pathpool_kernel::delack_detach(pins) {
+                eprintln!("pathpool: detaching the delack-max program ({}): {e}", pins.display());
+            }
+        }
+    }
+}
+
 pub fn in_namespace<T: Send + 'static>(ns: &str, f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
     let ns = ns.to_string();
     std::thread::spawn(move || {

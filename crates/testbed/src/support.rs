@@ -22,6 +22,9 @@ pub struct TcpSettings {
     pub sack: bool,
     /// delayed_ack = false: the receiver asks for an immediate ACK after every read.
     pub quickack: bool,
+    /// delayed_ack = "linux-delack-max" (MPTCP): the receiver fix's sock_ops program caps the
+    /// subflows' delayed-ACK timer in the receiver's namespace for the run.
+    pub delack_max: bool,
     pub initial_window: u32,
     pub min_rto_ms: u64,
     /// Wire size of a full data segment.
@@ -58,6 +61,11 @@ impl Checked {
             Checked::Tcp { tcp, .. } | Checked::Mptcp { tcp, .. } if tcp.quickack => " quickack 1",
             _ => "",
         }
+    }
+
+    /// Whether the receiver's namespace needs the `delack-max` program for this flow.
+    pub fn delack_max(&self) -> bool {
+        matches!(self, Checked::Mptcp { tcp, .. } if tcp.delack_max)
     }
 
     /// SACK on (true) or off at the sender, for TCP-based flows.
@@ -211,6 +219,7 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
         cc: linux.to_string(),
         sack: matches!(t.recovery, pathpool_scenario::schema::Recovery::Sack),
         quickack: !t.delayed_ack,
+        delack_max: t.delack_max,
         initial_window: t.initial_window as u32,
         min_rto_ms: t.min_rto / ms,
         packet_size: t.packet_size,

@@ -280,7 +280,7 @@ mod tests {
         tracegen::run(TracegenArgs {
             flows: 2,
             bottleneck: Bottleneck::Separate,
-            duration: 30.0,
+            duration: "30s".into(),
             rate: 200.0,
             seed: 3,
             noise_ms: 0.5,

@@ -92,7 +92,7 @@ mod tests {
 
     fn trace(dir: &Path, flows: usize, bottleneck: Bottleneck) -> PathBuf {
         let out = dir.join(format!("{flows}-{bottleneck:?}"));
-        let args = TracegenArgs { flows, bottleneck, duration: 60.0, rate: 200.0, seed: 1, noise_ms: 0.5, clock_offset_us: 0, clock_skew_ppm: 0.0, alike_queues: false, out: out.clone() };
+        let args = TracegenArgs { flows, bottleneck, duration: "60s".into(), rate: 200.0, seed: 1, noise_ms: 0.5, clock_offset_us: 0, clock_skew_ppm: 0.0, alike_queues: false, out: out.clone() };
         tracegen::run(args).unwrap();
         out
     }

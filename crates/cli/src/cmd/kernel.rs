@@ -38,11 +38,16 @@ pub enum KernelWhat {
     /// The receiver fix for Linux MPTCP's held ACKs, on a receiving host (this network
     /// namespace): `on` sets `quickack 1` on every route of its main tables (one ACK per
     /// segment, TCP and subflows alike; a destination listed twice, as IPv6's fe80::/64, is
-    /// left alone), `off` restores the routes it changed, `status` lists the routes that
-    /// carry it (docs/kernel.md, "The receiver fix").
+    /// left alone), or with `--mode delack-max` attaches a sock_ops program that caps the
+    /// delayed-ACK timer of this namespace's MPTCP subflows at 2 jiffies (TCP untouched);
+    /// `off` undoes whichever is on, `status` shows both (docs/kernel.md, "The receiver
+    /// fix").
     Receiver {
         #[arg(value_enum)]
         what: ReceiverWhat,
+        /// With `on`: which fix.
+        #[arg(long, value_enum, default_value = "route")]
+        mode: ReceiverMode,
     },
     /// The SBD daemon: groups the subflows of every pathpool_sbd connection from their RTT
     /// samples (RFC 8382 statistics, S0's decision filter) and hands the groups to
@@ -68,20 +73,60 @@ pub enum ReceiverWhat {
     Status,
 }
 
-fn receiver(what: ReceiverWhat) -> Result<(), CliError> {
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReceiverMode {
+    /// `quickack 1` on every route: every flow ACKs every segment.
+    Route,
+    /// sock_ops on the MPTCP subflows only: their delayed-ACK timer at its minimum.
+    DelackMax,
+}
+
+/// One line on the `delack-max` program: off, or what it did so far.
+fn delack_line() -> Result<String, CliError> {
+    Ok(match pathpool_kernel::delack_status().map_err(CliError::runtime)? {
+        None => "off".into(),
+        Some(s) => format!(
+            "on: {} subflow(s) capped at {} µs (2 jiffies), {} refused, {} incoming segment(s) seen on them, {} other TCP socket(s) left alone; bpf_setsockopt(TCP_QUICKACK) {}",
+            s.capped,
+            s.delack_max_us,
+            s.refused,
+            s.segments,
+            s.others,
+            match s.quickack_errno {
+                None => "not tried yet".to_string(),
+                Some(0) => "accepted".to_string(),
+                Some(e) => format!("refused: {}", std::io::Error::from_raw_os_error(e as i32)),
+            }
+        ),
+    })
+}
+
+fn receiver(what: ReceiverWhat, mode: ReceiverMode) -> Result<(), CliError> {
     let list = |routes: &[String]| routes.iter().map(|r| format!("  {r}\n")).collect::<String>();
-    match what {
-        ReceiverWhat::On => {
+    if mode != ReceiverMode::Route && !matches!(what, ReceiverWhat::On) {
+        return Err(CliError::usage("--mode is for `receiver on`; `off` and `status` cover both modes"));
+    }
+    match (what, mode) {
+        (ReceiverWhat::On, ReceiverMode::Route) => {
             let changed = pathpool_kernel::receiver_on().map_err(CliError::runtime)?;
             say_raw!("receiver fix on: quickack 1 on {} route(s)\n{}", changed.len(), list(&changed));
         }
-        ReceiverWhat::Off => {
-            let restored = pathpool_kernel::receiver_off().map_err(CliError::runtime)?;
-            say_raw!("receiver fix off: {} route(s) restored\n{}", restored.len(), list(&restored));
+        (ReceiverWhat::On, ReceiverMode::DelackMax) => {
+            let (cgroup, _) = pathpool_kernel::delack_on().map_err(CliError::runtime)?;
+            say!("receiver fix on (delack-max): sock_ops program attached to {}, for the MPTCP subflows of this network namespace", cgroup.display());
         }
-        ReceiverWhat::Status => {
+        (ReceiverWhat::Off, _) => {
+            let restored = pathpool_kernel::receiver_off().map_err(CliError::runtime)?;
+            let detached = pathpool_kernel::delack_off().map_err(CliError::runtime)?;
+            say_raw!("receiver fix off: {} route(s) restored\n{}", restored.len(), list(&restored));
+            if detached {
+                say!("receiver fix off (delack-max): sock_ops program detached");
+            }
+        }
+        (ReceiverWhat::Status, _) => {
             let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
             say_raw!("receiver fix: {}\nroutes with quickack 1: {}\n{}", if on { "on" } else { "off" }, quick.len(), list(&quick));
+            say!("delack-max: {}", delack_line()?);
         }
     }
     Ok(())
@@ -126,8 +171,9 @@ pub fn run(what: KernelWhat) -> Result<(), CliError> {
             // The fix acts on the receiving host, which may be this one: say whether it is on.
             let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
             say!("receiver fix (this network namespace): {}, {} route(s) with quickack 1", if on { "on" } else { "off" }, quick.len());
+            say!("receiver fix, delack-max (this network namespace): {}", delack_line()?);
         }
-        KernelWhat::Receiver { what } => receiver(what)?,
+        KernelWhat::Receiver { what, mode } => receiver(what, mode)?,
     }
     Ok(())
 }

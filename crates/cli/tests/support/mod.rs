@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 mod headlines;
+pub mod netns_pair;
 #[allow(unused_imports)] // each test crate uses some of them
 pub use headlines::{assert_headlines_as_before, headline_band, headline_failures};
 
