@@ -35,7 +35,7 @@ def test_package_is_installed_in_this_environment(root):
     for module in (pathpool, _pathpool):
         path = Path(module.__file__).resolve()
         assert path.is_relative_to(site), f"{module.__name__} imported from {path}, not from {site}"
-        assert not path.is_relative_to(root), f"{module.__name__} imported from the repository: {path}"
+        assert not path.is_relative_to(root / "python"), f"{module.__name__} imported from the sources: {path}"
     assert Path(sys.prefix).resolve() != Path(sys.base_prefix).resolve(), "not in a virtual environment"
 
 
