@@ -5,7 +5,7 @@ CARGO ?= cargo
 BIN := target/release/pathpool
 OUT ?= out
 
-.PHONY: all deps build demo test python-test fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean validate-pcap bench-pcap bench-pcap-flood pcap-vantage-testbed
+.PHONY: all deps build demo test python-test wheel fuzz validate validate-ferlin2016 reproduce bench crosscheck-ns3 clean validate-pcap bench-pcap bench-pcap-flood pcap-vantage-testbed
 
 all: build
 
@@ -74,6 +74,12 @@ golden: deps
 # $(OUT)/pyvenv (made again only when pyproject.toml changes) and runs python/tests.
 python-test: deps
 	CARGO="$(CARGO)" OUT="$(OUT)" bash scripts/python-test.sh
+
+# A wheel of the Python package (docs/python.md, "Install"), release profile, into
+# target/wheels: CPython >= 3.10 (stable ABI), manylinux_2_34 checked by maturin; installs with
+# pip and no Rust toolchain. Prints the wheel's path.
+wheel: deps
+	@w=$$(OUT="$(OUT)" bash scripts/python-wheel.sh release target/wheels) && echo "wheel: $$w"
 
 # Long fuzz runs of every input parser's property tests (make test runs a few cases of each):
 # `make fuzz FUZZ_CASES=N` tries N inputs per property; a failure prints the smallest input
