@@ -66,7 +66,8 @@ impl Traffic {
                 _ => None,
             };
             let name = format!("receiver {}", f.name);
-            let handle = std::thread::Builder::new().name(name.clone()).spawn(move || receive(&ns, &spec, dst, &stop, &c, &tx, expected, t0)).expect("spawning a receiver thread");
+            let sender_end = f.stop_s.map(|s| t0 + Duration::from_secs_f64(s));
+            let handle = std::thread::Builder::new().name(name.clone()).spawn(move || receive(&ns, &spec, dst, (&stop, sender_end), &c, &tx, expected, t0)).expect("spawning a receiver thread");
             traffic.threads.push((name, handle));
         }
         drop(ready_tx);
@@ -217,7 +218,8 @@ fn tcp_settings(spec: &Checked) -> Option<(&TcpSettings, bool)> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn receive(ns: &str, spec: &Checked, dst: Ipv4Addr, stop: &AtomicBool, c: &FlowCounters, ready: &mpsc::Sender<Result<()>>, expected: Option<u64>, t0: Instant) -> Result<()> {
+/// `(stop, sender_end)`: the run's stop flag, and when the flow's sender stops by itself.
+fn receive(ns: &str, spec: &Checked, dst: Ipv4Addr, (stop, sender_end): (&AtomicBool, Option<Instant>), c: &FlowCounters, ready: &mpsc::Sender<Result<()>>, expected: Option<u64>, t0: Instant) -> Result<()> {
     let addr = SocketAddrV4::new(dst, PORT);
     let setup = || -> Result<Receiver> {
         netns::enter(ns)?;
@@ -298,6 +300,11 @@ fn receive(ns: &str, spec: &Checked, dst: Ipv4Addr, stop: &AtomicBool, c: &FlowC
                         }
                     }
                     Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted) => {}
+                    // A sender ends its connection with a reset (SO_LINGER 0, in `send`): when
+                    // the run stops, or at the flow's own stop time. A receiver blocked in read
+                    // then sees the reset before it sees the stop flag; that is the end of the
+                    // flow, not a failure. A reset at any other time still fails the run.
+                    Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset && (stop.load(Ordering::SeqCst) || sender_end.is_some_and(|end| Instant::now() >= end)) => break,
                     Err(e) => return fail(format!("read: {e}")),
                 }
             }
