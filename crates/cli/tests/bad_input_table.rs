@@ -109,7 +109,12 @@ fn cases() -> Vec<Case> {
         case("trace too short for a decision", vec![("t.csv", format!("{TRACE_HEADER}a,0,1000,0\nb,0,1000,0\n").into())], &["detect", "--input", "t.csv", "--out", "out"], 2, &["t.csv", "warm-up"]),
         case("unsorted timestamps (rows reversed)", vec![("t.csv", reversed_trace())], &["detect", "--input", "t.csv", "--out", "out"], 0, &["2 flows"]),
         // Captures.
+        case("a device as trace", vec![], &["detect", "--input", "/dev/zero", "--out", "out"], 2, &["--input '/dev/zero'", "a device or socket"]),
+        case("a folder as trace", vec![("d/x", vec![])], &["detect", "--input", "d", "--out", "out"], 2, &["--input 'd'", "a folder"]),
+        case("tracegen --duration without a unit", vec![], &["tracegen", "--duration", "120", "--out", "out"], 2, &["--duration", "expected a time with a unit"]),
+        case("quic run --rate without a unit", vec![], &["quic", "run", "--topology", "alone", "--rate", "10", "--out", "out"], 2, &["--rate", "expected a rate with a unit"]),
         case("missing capture", vec![], &["detect", "--pcap", "c.pcap", "--out", "out"], 2, &["c.pcap", "cannot open"]),
+        case("a device as capture", vec![], &["detect", "--pcap", "/dev/zero", "--out", "out"], 2, &["--pcap '/dev/zero'", "magic number", "read from a pipe or device"]),
         case("empty capture", vec![("c.pcap", vec![])], &["detect", "--pcap", "c.pcap", "--out", "out"], 2, &["c.pcap", "empty"]),
         case("text as capture", vec![("c.pcap", b"hello, not a capture\n".to_vec())], &["detect", "--pcap", "c.pcap", "--out", "out"], 2, &["c.pcap", "magic number"]),
         case("capture truncated in its header", vec![("c.pcap", truncated_pcap(10, 0))], &["detect", "--pcap", "c.pcap", "--out", "out"], 2, &["c.pcap", "ends inside the 24-byte pcap header"]),
