@@ -19,6 +19,7 @@ mod error;
 mod outdir;
 mod paper;
 mod scenario;
+mod units;
 
 use pyo3::prelude::*;
 
@@ -41,6 +42,7 @@ fn _pathpool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect::detect, m)?)?;
     m.add_function(wrap_pyfunction!(paper::paper_names, m)?)?;
     m.add_function(wrap_pyfunction!(paper::use_build_of, m)?)?;
+    m.add_function(wrap_pyfunction!(units::quantity, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
