@@ -2,21 +2,11 @@
 becomes a number in one unit per column, bit/s, seconds or bytes, and the column's name
 says which (``links.bottleneck.rate_bps``, ``links.access_b.delay_s``, ``..._bytes``), as the
 summary's keys do (``duration_s``, ``tcp_mbps``). Units are read by the scenario loader's
-own parsers (the extension's ``quantity``), so a column holds what the simulator ran.
+own parsers (``pathpool.quantity``), so a column holds what the simulator ran.
 """
 
 from pathpool import _pathpool
-
-
-def _reading(value):
-    """(suffix, number) for a string with a unit, None for anything else."""
-    if not isinstance(value, str):
-        return None
-    q = _pathpool.quantity(value)
-    if q is None:
-        return None
-    suffix, count, per_unit = q
-    return suffix, count if per_unit == 1 else count / per_unit
+from pathpool._units import reading
 
 
 def grid_columns(keys, lists):
@@ -25,17 +15,17 @@ def grid_columns(keys, lists):
     column would hold numbers in two units)."""
     typed = {}
     for key, values in zip(keys, lists):
-        readings = [_reading(v) for v in values]
+        readings = [reading(v) for v in values]
         if all(r is None for r in readings):
             continue
-        suffixes = {r[0] for r in readings if r is not None}
+        suffixes = {r[1] for r in readings if r is not None}
         if len(suffixes) > 1 or any(r is None for r in readings):
             shown = ", ".join(repr(v) for v in values)
             raise _pathpool.ScenarioError(
                 f"grid: {key}: expected values with one kind of unit (all rates, all times or all sizes) so that "
                 f"its column holds numbers in one unit, got {shown}"
             )
-        typed[key] = (f"{key}_{suffixes.pop()}", {v: r[1] for v, r in zip(values, readings)})
+        typed[key] = (f"{key}_{suffixes.pop()}", {v: r[0] for v, r in zip(values, readings)})
     return typed
 
 

@@ -7,6 +7,7 @@
 //! Compiled only with the `python` feature (maturin turns it on; see Cargo.toml).
 #![cfg(feature = "python")]
 
+mod capture;
 mod cmd;
 mod convert;
 mod detect;
@@ -43,6 +44,7 @@ fn _pathpool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paper::paper_names, m)?)?;
     m.add_function(wrap_pyfunction!(paper::use_build_of, m)?)?;
     m.add_function(wrap_pyfunction!(units::quantity, m)?)?;
+    m.add_class::<capture::CaptureRecords>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
