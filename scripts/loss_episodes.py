@@ -3,9 +3,9 @@
 going in and of the packets that came out: the testbed's (`pathpool testbed run --capture`)
 or the simulator's (`pathpool run --pcap DIR`), so the two can be compared (docs/fidelity.md).
 
-    python3 scripts/loss_episodes.py --arrived D/capture/bottleneck.pcap \\
+    python3 -m scripts.loss_episodes --arrived D/capture/bottleneck.pcap \\
         --sent D/capture/short.pcap --sent D/capture/long.pcap          # testbed
-    python3 scripts/loss_episodes.py --arrived D/receiver.pcap \\
+    python3 -m scripts.loss_episodes --arrived D/receiver.pcap \\
         --sent D/s20.pcap --sent D/s40.pcap                              # simulator
 
 Each `--sent` capture holds one flow's data packets before the bottleneck, `--arrived` the
@@ -25,8 +25,7 @@ import os
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from queue_phase import segments  # noqa: E402  (the same pcap reader and segment key)
+from scripts.queue_phase import segments  # (the same pcap reader and segment key)
 
 
 def tsval(options):

@@ -14,7 +14,7 @@ ns-3 is not a dependency of the project. Install it in a throwaway virtual envir
 
 and run, e.g.
 
-    out/ns3venv/bin/python scripts/ns3_crosscheck.py scenarios/bench/b1-n10.toml \
+    out/ns3venv/bin/python -m scripts.ns3_crosscheck scenarios/bench/b1-n10.toml \
         --duration 120s --pathpool target/release/pathpool
 
 (`make crosscheck-ns3` does both for the two scenarios of docs/validation.md.)

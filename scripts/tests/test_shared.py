@@ -1,0 +1,84 @@
+"""The modules other scripts share: doc tables written between their markers, units read by
+the scenario loader's parsers, and the capture analyses on a simulated run's captures (the
+simulator writes the testbed's capture format: raw IPv4, nanosecond pcap)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pathpool
+import scripts.bursts as bursts
+import scripts.doc_table as doc_table
+import scripts.units as units
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_table_is_written_between_its_markers(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("head\n<!-- b -->\nold\n<!-- e -->\ntail\n")
+    doc_table.write_between(doc, "<!-- b -->", "<!-- e -->", "| new |")
+    assert doc.read_text() == "head\n<!-- b -->\n| new |\n<!-- e -->\ntail\n"
+
+
+def test_missing_markers_name_the_file(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("no markers\n")
+    with pytest.raises(SystemExit, match=r"doc\.md: markers '<!-- b -->' / '<!-- e -->' not found"):
+        doc_table.write_between(doc, "<!-- b -->", "<!-- e -->", "x")
+    assert doc.read_text() == "no markers\n"
+
+
+def test_units_are_read_as_scenario_files_read_them():
+    assert units.seconds("400us") == 0.0004 and units.seconds("1.5s") == 1.5
+    assert units.rate_bps("20Mbps") == 20_000_000 and units.rate_bps("1Gb/s") == 1_000_000_000
+    with pytest.raises(SystemExit, match=r"--in: expected a value with a unit like .*got '20'"):
+        units.seconds("20", "--in")
+    with pytest.raises(SystemExit, match=r"--rate: expected .*got '5ms'"):
+        units.rate_bps("5ms", "--rate")
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory):
+    """A simulated MPTCP connection and a TCP flow on a shared bottleneck, captured at every host."""
+    d = tmp_path_factory.mktemp("capture")
+    scenario = ROOT / "scenarios/examples/mptcp-shared-bottleneck.toml"
+    subprocess.run(
+        [pathpool_cli(), "run", scenario, "--pcap", d / "pcap", "--out", d / "run", "--set", "simulation.duration=12s", "--set", "simulation.warmup=2s"],
+        check=True,
+        capture_output=True,
+    )
+    return d / "pcap"
+
+
+def pathpool_cli():
+    import os
+
+    return os.environ.get("PATHPOOL_BIN", str(ROOT / "target/release/pathpool"))
+
+
+def test_the_capture_reader_is_the_rust_one(captured):
+    first = next(bursts.packets(captured / "server.pcap"))
+    p = next(pathpool.packets(captured / "server.pcap"))
+    assert p.linktype == 101 and first == (p.time_ns // 10**9 + (p.time_ns % 10**9) * 1e-9, p.length, p.data)
+    assert first[2][0] >> 4 == 4, "raw IPv4"
+
+
+def test_a_file_that_is_no_capture_is_named(tmp_path):
+    bad = tmp_path / "notes.pcap"
+    bad.write_bytes(b"this is text, not a capture\n" * 4)
+    with pytest.raises(SystemExit, match="notes.pcap"):
+        list(bursts.packets(bad))
+
+
+def test_bursts_reports_every_sender(captured):
+    out = subprocess.run([sys.executable, "-m", "scripts.bursts", captured / "client.pcap", captured / "tcp_client.pcap"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "pcap" in line]
+    # Two MPTCP subflows from the client, one TCP flow from tcp_client, each with data.
+    assert {r.split("|")[1].strip() for r in rows} == {"client.pcap", "tcp_client.pcap"}
+    assert len(rows) == 3, out
+    for r in rows:
+        cells = [c.strip() for c in r.split("|")[1:-1]]
+        assert int(cells[2]) > 100 and float(cells[3]) >= 1.0, r
