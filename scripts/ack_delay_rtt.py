@@ -12,7 +12,8 @@ read), so its one-segment ACKs read longer RTTs than its two-segment ones
 
 Prints per flow (sender address:port) with at least 100 samples the number of ACKs and the
 median and 90th percentile RTT in ms for ACKs of 1, 2 and 3 or more segments.
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import statistics

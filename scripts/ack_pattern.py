@@ -29,7 +29,8 @@ each flow's mean run. `--together A,B` counts the flows from source addresses A 
 With `--sender CAPTURE` (a capture at one flow's sender, e.g. its access link), also that
 flow's bursts (segments less than 100 us apart): their sizes, and the share that end with PSH.
 
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import bisect

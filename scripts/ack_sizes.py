@@ -17,7 +17,8 @@ SACK blocks), 1, 2, 3 and 4 or more. Prints, per flow with at least 100 ACKs, AC
 segment, the shares, and the share of its segments acknowledged one by one in runs of
 `--run` or more one-segment ACKs in a row (a receiver in quick-ACK mode, or acknowledging
 every segment for another reason, shows such runs; one that reads late shows lone ones).
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import sys

@@ -9,7 +9,8 @@ independent residuals (autocorrelation near 0) whose sum grows as a random walk.
 
     python3 -m scripts.departure_gaps D/capture/bottleneck.pcap --rate 20Mbps
 
-Standard library only (docs/fidelity-notes.md, "Phase").
+Reads captures and units with the pathpool Python package (`pathpool.packets`,
+`pathpool.quantity`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import statistics

@@ -18,7 +18,8 @@ first. With `--bursts`, per flow also where its dropped packets stood in their b
 (packets less than `--burst-gap` apart, 100 us: back to back at 1 Gb/s): "3/3: n" counts
 drops of the last packet of a burst of three (the packet a window increase adds to an ACK of
 two segments), "2/2" the second of a pair, and how many bursts of each size the flow sent.
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import os

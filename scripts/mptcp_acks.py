@@ -29,7 +29,8 @@ per access link:
 And per flow: of its bursts that follow another flow's burst at the queue, how many come at
 most one departure after it.
 
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import bisect

@@ -24,7 +24,8 @@ its stamp less the delay. Per `--in` capture, after the first `--skip` seconds:
   how many episodes each flow lost a packet in.
 
 Per `--acks` capture (ACKs on a reverse link): how many SACK blocks each pure ACK carries.
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import bisect
