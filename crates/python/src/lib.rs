@@ -11,6 +11,7 @@ mod capture;
 mod cmd;
 mod convert;
 mod detect;
+mod grouping;
 // The CLI's error and output-folder types, for its `detect` command (src/detect.rs).
 #[path = "../../cli/src/error.rs"]
 #[allow(dead_code)]
@@ -45,6 +46,7 @@ fn _pathpool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paper::use_build_of, m)?)?;
     m.add_function(wrap_pyfunction!(units::quantity, m)?)?;
     m.add_class::<capture::CaptureRecords>()?;
+    m.add_function(wrap_pyfunction!(grouping::correct_grouping, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
