@@ -191,45 +191,48 @@ sbd-pairwise: build
 # Scripts are one Python package run from the top (`python3 -m scripts.NAME`). Each target
 # below is the reproducing command its doc names; those marked root drive the testbed or the
 # kernel's controllers (wrap real runs in the machine's real-run lock where several share it).
+# Scripts that read captures, units or groupings do it with the pathpool Python package's Rust
+# code: PYTHON must have it installed (docs/python.md, "Install"; PYTHON=venv/bin/python).
+PYTHON ?= python3
 .PHONY: sbd-eval-table sbd-sweep-table security-table host-model-table pcap-vantage-table connection-step-table \
   readme-results kernel-table kernel-soak-table realfair-table quic-table quic-sbd-replay robustness-memory-table \
   investigations-pcap-drift investigations-pcap-skew investigations-pcap-loopback investigations-held-ack
 # docs/sbd.md, "Harder evaluation" (scenarios/sbd-eval, seeds 1-5).
 sbd-eval-table: build
-	python3 -m scripts.sbd_eval --bin $(BIN) --out $(OUT)/sbd-eval --seeds 5
+	$(PYTHON) -m scripts.sbd_eval --bin $(BIN) --out $(OUT)/sbd-eval --seeds 5
 # docs/sbd.md, the detector sweep and the shifting bottleneck.
 sbd-sweep-table: build
-	python3 -m scripts.sbd_sweep --bin $(BIN) --out $(OUT)/sbd-sweep --seeds 4 --shift-seeds 8
+	$(PYTHON) -m scripts.sbd_sweep --bin $(BIN) --out $(OUT)/sbd-sweep --seeds 4 --shift-seeds 8
 # docs/security.md, the lying receivers on S0's scenarios.
 security-table: build
-	python3 -m scripts.security_table --bin $(BIN) --out $(OUT)/security --seeds 10
+	$(PYTHON) -m scripts.security_table --bin $(BIN) --out $(OUT)/security --seeds 10
 # docs/scenarios.md, the host models' table.
 host-model-table: build
-	python3 -m scripts.host_model_table --pathpool $(BIN) --doc docs/scenarios.md
+	$(PYTHON) -m scripts.host_model_table --pathpool $(BIN) --doc docs/scenarios.md
 # docs/pcap.md, detection at each vantage point of simulated captures.
 pcap-vantage-table: build
-	python3 -m scripts.pcap_vantage --bin $(BIN) --out $(OUT)/pcap-vantage --jobs 1
+	$(PYTHON) -m scripts.pcap_vantage --bin $(BIN) --out $(OUT)/pcap-vantage --jobs 1
 # docs/fidelity-notes.md, a connection's step response.
 connection-step-table: build
-	python3 -m scripts.connection_step --bin $(BIN) --out $(OUT)/connection-step --seeds 10
+	$(PYTHON) -m scripts.connection_step --bin $(BIN) --out $(OUT)/connection-step --seeds 10
 # README.md's results table: S0's experiments in full, then the table from their output.
 readme-results: build
 	$(BIN) reproduce ferlin2016 --out $(OUT)/ferlin2016
-	python3 -m scripts.readme_results $(OUT)/ferlin2016
+	$(PYTHON) -m scripts.readme_results $(OUT)/ferlin2016
 # docs/kernel.md: the kernel's controllers against the simulator (root; about 40 minutes).
 kernel-table: build-kernel
-	python3 -m scripts.kernel_measure --bin $(BIN) --repeat 3
+	$(PYTHON) -m scripts.kernel_measure --bin $(BIN) --repeat 3
 # docs/kernel.md, "Soak": ten minutes through every BPF controller (root).
 kernel-soak-table: build-kernel
-	python3 -m scripts.kernel_soak --bin $(BIN)
+	$(PYTHON) -m scripts.kernel_soak --bin $(BIN)
 # docs/kernel.md: real MPTCP with the receiver fix and the SBD daemon (root; about 100 minutes).
 realfair-table: build-kernel
-	python3 -m scripts.realfair --bin $(BIN)
+	$(PYTHON) -m scripts.realfair --bin $(BIN)
 # docs/quic.md: multipath QUIC's table, and the detector candidates replayed on its runs.
 quic-table: build
-	python3 -m scripts.quic_table --bin $(BIN) --out $(OUT)/quic
+	$(PYTHON) -m scripts.quic_table --bin $(BIN) --out $(OUT)/quic
 quic-sbd-replay: build
-	python3 -m scripts.quic_sbd_replay --bin $(BIN) --runs $(OUT)/quic-capture $(OUT)/quic --doc docs/quic.md
+	$(PYTHON) -m scripts.quic_sbd_replay --bin $(BIN) --runs $(OUT)/quic-capture $(OUT)/quic --doc docs/quic.md
 # docs/robustness.md: peak memory on the extreme inputs (prints the table).
 robustness-memory-table: build
 	sh scripts/robustness_memory.sh $(BIN) 20

@@ -21,6 +21,8 @@ import struct
 import sys
 from collections import defaultdict
 
+from scripts import package
+
 # LINKTYPE_RAW and LINKTYPE_IPV4: the testbed's captures hold bare IPv4 packets.
 RAW_IPV4 = (101, 228)
 
@@ -29,7 +31,7 @@ def packets(path):
     """(time in s, wire length, IPv4 bytes) of each packet of a capture the testbed writes
     (raw IPv4), read by pathpool's own capture reader (the Python package's
     ``pathpool.packets``, the Rust reader of ``pathpool detect --pcap``)."""
-    from pathpool import packets as capture
+    capture = package.pathpool().packets
 
     try:
         for p in capture(path):

@@ -5,9 +5,11 @@ script naming the option and what was expected."""
 
 import sys
 
+from scripts import package
+
 
 def _value(text, unit, option, example):
-    from pathpool import quantity
+    quantity = package.pathpool().quantity
 
     try:
         value, got = quantity(text)

@@ -82,3 +82,23 @@ def test_bursts_reports_every_sender(captured):
     for r in rows:
         cells = [c.strip() for c in r.split("|")[1:-1]]
         assert int(cells[2]) > 100 and float(cells[3]) >= 1.0, r
+
+
+def test_sbd_eval_scores_the_decision_in_force_per_interval():
+    from scripts import sbd_eval
+
+    # Two subflows sharing one bottleneck (truth 1, 1): apart until 25 s, then together.
+    decisions = [(3.0, [(1, 1), (2, 1)]), (25.0, [(1, 1), (1, 1)])]
+    accuracy, first = sbd_eval.metrics(decisions, 30.0)
+    intervals = [20.0 + k * sbd_eval.T_S for k in range(1, 29) if 20.0 + k * sbd_eval.T_S <= 30.0 + 1e-9]
+    assert first == 25.0
+    assert accuracy == pytest.approx(sum(t >= 25.0 for t in intervals) / len(intervals))
+
+
+def test_the_package_is_found_or_named(monkeypatch):
+    import scripts.package as package
+
+    assert package.pathpool() is pathpool
+    monkeypatch.setitem(sys.modules, "pathpool", None)  # as if not installed
+    with pytest.raises(SystemExit, match=r"needs the pathpool Python package .*docs/python\.md"):
+        package.pathpool()
