@@ -6,7 +6,7 @@ import tempfile
 
 import pathpool
 
-SHORT = {"simulation.duration": "15s"}
+SHORT = {"simulation.duration": "25s"}
 
 
 def _isolated_tmp(monkeypatch, tmp_path):
