@@ -9,7 +9,8 @@ Writes the table into docs/sbd.md between its markers (or prints it with --print
 Accuracy: the fraction of base intervals (T = 350 ms) after the 20 s warm-up in which the
 decision in force groups the subflows exactly as the truth (the simulator's truth column:
 subflows whose narrowest link is the same share a bottleneck; a subflow judged not
-bottlenecked is in no group). Time to correct decision: seconds from the connection's start to
+bottlenecked is in no group; the rule is pathpool's own, `pathpool.correct_grouping`, so run
+it with a Python that has pathpool installed, docs/python.md). Time to correct decision: seconds from the connection's start to
 the first decision that is exactly right. Runs are kept in --out; a run whose decisions.csv
 exists is not run again.
 """
@@ -21,6 +22,7 @@ import os
 import statistics
 import subprocess
 
+from scripts import package
 from scripts.doc_table import emit, table_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,9 +51,9 @@ def run(a, case, detector, seed):
 
 
 def correct(pairs):
-    """As pathpool_scenario::mptcp_outcome::correct: exactly the truth's grouping."""
-    n = len(pairs)
-    return all(i == j or ((pairs[i][0] != 0 and pairs[i][0] == pairs[j][0]) == (pairs[i][1] == pairs[j][1])) for i in range(n) for j in range(n))
+    """Exactly the truth's grouping, judged by pathpool's own rule (pathpool.correct_grouping,
+    the Rust function behind summary.json's decision_accuracy)."""
+    return package.pathpool().correct_grouping([g for g, _ in pairs], [t for _, t in pairs])
 
 
 def metrics(decisions, duration):
