@@ -164,12 +164,14 @@ bench-htsim: deps
 	python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim
 
 # Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
-# Python wheel into a throwaway virtual environment under $(OUT)/ and prints pathpool and
+# Python wheel (and pathpool's package, built from source) into a throwaway virtual environment under $(OUT)/ and prints pathpool and
 # ns-3 side by side for B1 (N = 10; 5 s and 30 s warm-up) and the RTT 1:2 case under RED.
 # Takes about 10 minutes, almost all of it in ns-3.
 NS3_VENV := $(OUT)/ns3venv
 crosscheck-ns3: build
 	@test -x $(NS3_VENV)/bin/python || { python3 -m venv $(NS3_VENV) && $(NS3_VENV)/bin/pip install ns3==3.44.post0; }
+	@# The scenario's units are read by pathpool's own parsers: its Python package, from this checkout.
+	$(NS3_VENV)/bin/pip install -q .
 	mkdir -p $(OUT)/crosscheck-ns3
 	$(NS3_VENV)/bin/python -m scripts.ns3_crosscheck scenarios/bench/b1-n10.toml --duration 120s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10.json
 	$(NS3_VENV)/bin/python -m scripts.ns3_crosscheck scenarios/bench/b1-n10.toml --duration 120s --warmup 30s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10-warmup30.json

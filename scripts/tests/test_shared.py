@@ -102,3 +102,17 @@ def test_the_package_is_found_or_named(monkeypatch):
     monkeypatch.setitem(sys.modules, "pathpool", None)  # as if not installed
     with pytest.raises(SystemExit, match=r"needs the pathpool Python package .*docs/python\.md"):
         package.pathpool()
+
+
+def test_the_ns3_crosscheck_reads_scenarios_with_pathpools_units(tmp_path):
+    from scripts import ns3_crosscheck as n
+
+    sc = n.read_scenario(ROOT / "scenarios/bench/b1-n10.toml", "120s", "30s", None)
+    assert (sc["duration"], sc["warmup"]) == (120.0, 30.0)
+    bottleneck = sc["links"][sc["bottleneck"]]
+    assert bottleneck["rate"] == 100e6 and bottleneck["buffer"] == 167
+    assert len(sc["flows"]) == 10 and {f["packet_size"] for f in sc["flows"]} == {1500}
+    bad = tmp_path / "bad.toml"
+    bad.write_text((ROOT / "scenarios/bench/b1-n10.toml").read_text().replace('rate = "100Mbps"', 'rate = "100Mbit"', 1))
+    with pytest.raises(n.ScenarioError, match=r"links\.\w+\.rate: expected a value with a unit like \"100Mbps\", got '100Mbit'"):
+        n.read_scenario(bad, None, None, None)
