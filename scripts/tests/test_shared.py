@@ -116,3 +116,30 @@ def test_the_ns3_crosscheck_reads_scenarios_with_pathpools_units(tmp_path):
     bad.write_text((ROOT / "scenarios/bench/b1-n10.toml").read_text().replace('rate = "100Mbps"', 'rate = "100Mbit"', 1))
     with pytest.raises(n.ScenarioError, match=r"links\.\w+\.rate: expected a value with a unit like \"100Mbps\", got '100Mbit'"):
         n.read_scenario(bad, None, None, None)
+
+
+def test_the_segment_readers_agree_on_a_capture(captured):
+    from scripts import ack_pattern, mptcp_acks, queue_phase
+
+    path = captured / "client.pcap"
+    by_bursts = [(t, bursts.tcp_data(d, n)) for t, n, d in bursts.packets(path)]
+    by_queue = list(queue_phase.segments(path))
+    by_acks = list(mptcp_acks.tcp_segments(path))
+    by_pattern = list(ack_pattern.segments(path))
+    assert len(by_bursts) == len(by_queue) == len(by_acks) == len(by_pattern) > 1000
+    for (t, (src, n)), (tq, _, nq, _), (ta, (addr, port), _, _, _, na, _, _), tp in zip(by_bursts, by_queue, by_acks, by_pattern):
+        assert t == tq == ta == tp[0] and n == nq == na == tp[5]
+        assert src == f"{'.'.join(map(str, addr))}:{port}" == ack_pattern.label((addr, port))
+    payloads = [n for _, (_, n) in by_bursts if n > 0]
+    # 1500-byte packets: at most 1460 bytes of payload after the IP and TCP headers.
+    assert payloads and max(payloads) <= 1460
+
+
+def test_sequence_order_wraps_at_32_bits():
+    from scripts import ack_pattern, mptcp_acks
+
+    assert mptcp_acks.after(5, 2**32 - 5) and not mptcp_acks.after(2**32 - 5, 5) and mptcp_acks.after(7, 7)
+    order = [(0.1, "a"), (0.2, "a"), (0.3, "b"), (0.4, "a"), (0.5, "b"), (0.6, "b")]
+    # The last run may go on past the capture's end: it is left out.
+    assert ack_pattern.run_lengths(order, 0.0) == [2, 1, 1]
+    assert ack_pattern.run_lengths(order, 0.15) == [1, 1, 1]
