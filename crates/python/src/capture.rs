@@ -9,6 +9,9 @@ use pyo3::types::PyBytes;
 use std::fs::File;
 use std::path::PathBuf;
 
+/// One packet as Python gets it: (time_ns, linktype, wire_length, captured bytes).
+type Record<'py> = (u64, u32, u32, Bound<'py, PyBytes>);
+
 /// Iterator over one capture's packets: `(time_ns, linktype, wire_length, captured bytes)`.
 /// A file that is no capture, or is damaged, raises ValueError naming the file, the byte
 /// offset and what was expected; a file cut inside a record ends at the last whole one.
@@ -31,7 +34,7 @@ impl CaptureRecords {
         slf
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<(u64, u32, u32, Bound<'py, PyBytes>)>> {
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Record<'py>>> {
         if !self.reader.advance().map_err(|e| PyValueError::new_err(e.to_string()))? {
             return Ok(None);
         }
