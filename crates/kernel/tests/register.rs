@@ -30,7 +30,7 @@ fn load_registers_four_controllers_and_unload_leaves_none() {
     {
         let _guard = pathpool_kernel::Guard::acquire().expect("the kernel accepts the controllers");
         let status = pathpool_kernel::status().expect("status reads the pinned maps");
-        assert_eq!(status.registered, pathpool_kernel::CONTROLLERS.map(String::from).to_vec());
+        assert_eq!(status.registered, pathpool_kernel::controllers().iter().map(|n| n.to_string()).collect::<Vec<_>>());
         assert!(status.connections.is_empty(), "{status:?}");
         assert!(!status.pacing, "pacing is off unless asked for");
         assert_eq!(status.guards, [0; 7], "pp_stats starts at zero");
@@ -54,7 +54,7 @@ fn the_last_of_two_guards_unloads() {
     drop(first);
     assert_eq!(
         pathpool_kernel::registered(),
-        pathpool_kernel::CONTROLLERS.map(String::from).to_vec(),
+        pathpool_kernel::controllers().iter().map(|n| n.to_string()).collect::<Vec<_>>(),
         "the first run to leave unloaded the controllers the second still uses"
     );
     drop(second);
