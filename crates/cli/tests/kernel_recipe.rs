@@ -120,22 +120,21 @@ fn make_hosts(hosts: &Hosts) {
 
 #[test]
 fn the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behind() {
-    if !pathpool_testbed::is_root() {
-        eprintln!("skipped: the recipe registers BPF controllers and changes routes, which needs root");
+    // The recipe registers BPF controllers and changes routes, which needs root.
+    let test = "the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behind";
+    if !pathpool_testbed::skip::root_or_skip(test) {
         return;
     }
+    let skip = |why: &str| pathpool_testbed::skip::skip(test, why);
     if pathpool_kernel_unbuilt() {
-        eprintln!("skipped: this build has no BPF controllers (make build-kernel)");
-        return;
+        return skip("this build has no BPF controllers (make build-kernel)");
     }
     if !(on_path("iperf3") && on_path("mptcpize")) {
-        eprintln!("skipped: iperf3 and mptcpize are needed (`make deps` as root installs them)");
-        return;
+        return skip("iperf3 and mptcpize are needed (`make deps` as root installs them)");
     }
     let loaded_before = !registered().is_empty();
     if loaded_before {
-        eprintln!("skipped: pathpool's controllers are registered by someone else, and the recipe ends by unregistering them");
-        return;
+        return skip("pathpool's controllers are registered by someone else, and the recipe ends by unregistering them");
     }
     let id = std::process::id();
     let hosts = Hosts { sender: format!("pp-kqs-{id}"), receiver: format!("pp-kqr-{id}"), loaded_before };
