@@ -181,7 +181,7 @@ fn an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it() {
     // Unregistered is not gone: a socket still using the controller keeps its struct_ops alive.
     let listed = std::process::Command::new("bpftool").args(["struct_ops", "list"]).output().expect("bpftool runs");
     let listed = String::from_utf8_lossy(&listed.stdout);
-    assert!(!listed.contains("pathpool_"), "struct_ops left behind:\n{listed}");
+    assert!(!pathpool_kernel::controllers().iter().any(|n| listed.contains(n)), "struct_ops left behind:\n{listed}");
     let dir = std::env::temp_dir().join(format!("pathpool-testbed-olia-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let real = pathpool_testbed::write_outputs(&dir, &outcome.expect("the testbed runs")).unwrap();
