@@ -66,7 +66,7 @@ def run(cmd, **kw):
 
 def registered():
     with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
-        return [n for n in f.read().split() if n.startswith("pathpool_")]
+        return [n for n in f.read().split() if n.startswith("pp_")]
 
 
 def real_runs(args, case, cc):

@@ -26,7 +26,7 @@ PIN = "/sys/fs/bpf/pathpool"
 
 def registered():
     with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
-        return [n for n in f.read().split() if n.startswith("pathpool_")]
+        return [n for n in f.read().split() if n.startswith("pp_")]
 
 
 def map_entries(name):
@@ -100,8 +100,8 @@ def main():
             if k.startswith("mptcp.") and k.endswith(".throughput_mbps") and k.count(".") == 2}
     r0, r1 = rss[1][1] if len(rss) > 1 else rss[0][1], rss[-1][1]
     lines = [
-        f"- traffic: {args.duration} through `pathpool_lia`, `pathpool_olia`, `pathpool_balia` and "
-        f"`pathpool_sbd` at once (MPTCP goodput, Mb/s: "
+        f"- traffic: {args.duration} through `pp_lia`, `pp_olia`, `pp_balia` and "
+        f"`pp_mptcp_sbd` at once (MPTCP goodput, Mb/s: "
         + ", ".join(f"{k} {v:.2f}" for k, v in sorted(mbps.items())) + ")",
         f"- kernel messages during the run: {len(new)} new lines, {len(bad)} mentioning WARNING, BUG, "
         f"Oops, bpf, mptcp or tcp" + (": " + "; ".join(bad[:3]) if bad else ""),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-subflow TCP state of a testbed MPTCP run over time, from `ss` (docs/kernel.md, "Why the
 floor is 2 segments"): runs `pathpool testbed run FILE --out OUT [--set ...]` and, every 50 ms,
-`ss -tinO` (the subflows running a pathpool_* controller: cwnd, ssthresh, retransmissions,
+`ss -tinO` (the subflows running a pp_* controller: cwnd, ssthresh, retransmissions,
 unacknowledged and not-yet-sent bytes) and `ss -MinO` (the MPTCP connection: write_seq and
 snd_una) in every namespace of the run, into OUT/ss.txt; then prints a summary per subflow.
 
@@ -42,7 +42,7 @@ def trace(args):
                 for flag in ("-tinOH", "-MinOH"):
                     r = subprocess.run(["ip", "netns", "exec", ns, "ss", flag], capture_output=True, text=True)
                     for line in r.stdout.splitlines():
-                        if flag == "-MinOH" or "pathpool_" in line:
+                        if flag == "-MinOH" or "pp_" in line:
                             log.write(f"{now:.3f} {ns} {flag} {line}\n")
             time.sleep(PERIOD)
     if p.returncode != 0:
@@ -60,7 +60,7 @@ def summary(path):
             retrans = int(kv.get("retrans", "0/0").split("/")[1])
             subflows.setdefault(parts[6], []).append(
                 (t, int(kv.get("cwnd", 0)), int(kv.get("unacked", 0)), int(kv.get("notsent", 0)), retrans))
-        elif "write_seq" in kv and "snd_una" in kv and "pathpool_" not in line:
+        elif "write_seq" in kv and "snd_una" in kv and "pp_" not in line:
             conn.append((t, parts[1], int(kv["write_seq"], 16) - int(kv["snd_una"], 16)))
     # The sender's connection is the one whose subflows run a pathpool controller: its
     # namespace is the one ss -tinO found them in.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replays the shared bottleneck detector's inputs recorded by `pathpool quic run --cc olia-sbd`
+"""Replays the shared bottleneck detector's inputs recorded by `pathpool quic run --cc mptcp-sbd`
 (sbd_inputs.csv in each run folder) through `pathpool detect` with every candidate detector
 configuration, and writes a table between markers of docs/quic.md: per candidate, the share of
 decisions that couple the two paths on a shared bottleneck and that separate them on disjoint
@@ -16,7 +16,7 @@ import argparse, glob, json, os, statistics, subprocess, sys, tempfile
 OFF = ["p_f=2", "p_mad=2", "p_s=3", "p_d=2"]  # thresholds no difference reaches (crates/quic/src/sbd.rs)
 BEFORE = ["corr_split=1"]
 CANDIDATES = [  # (label, detector, params)
-    ("`mptcp-sbd` + correlation split (olia-sbd's detector before)", "mptcp-sbd", BEFORE),
+    ("`mptcp-sbd` + correlation split (QUIC's detector before)", "mptcp-sbd", BEFORE),
     ("`mptcp-sbd` (S0 Table I)", "mptcp-sbd", []),
     ("`rfc8382` (RFC 8382 §2.2)", "rfc8382", []),
     ("`pathpool` (split + change detector)", "pathpool", []),
@@ -63,7 +63,7 @@ def fmt(xs):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", default="target/release/pathpool")
-    p.add_argument("--runs", nargs="+", default=["out/quic-capture"], help="folders holding `pathpool quic run --cc olia-sbd` runs")
+    p.add_argument("--runs", nargs="+", default=["out/quic-capture"], help="folders holding `pathpool quic run --cc mptcp-sbd` runs")
     p.add_argument("--doc", default=None)
     args = p.parse_args()
     runs = {"shared": [], "disjoint": []}
@@ -79,7 +79,7 @@ def main():
             if topo in runs and os.path.exists(os.path.join(d, "sbd_inputs.csv")) and live(d):
                 mine[topo].append(d)
         if not mine["shared"] or not mine["disjoint"]:
-            sys.exit(f"{folder}: expected olia-sbd runs of both topologies with sbd_inputs.csv")
+            sys.exit(f"{folder}: expected mptcp-sbd runs of both topologies with sbd_inputs.csv")
         cells = [f"{fmt([shares(live(d))[i] for d in mine[t]])}; {sum(round(shares(live(d))[i] * len(live(d))) for d in mine[t])} of {sum(len(live(d)) for d in mine[t])}" for i, t in ((0, "shared"), (1, "disjoint"))]
         n = [len(live(d)) for t in mine for d in mine[t]]
         lines.append(f"| live decisions of the {len(mine['shared'])} + {len(mine['disjoint'])} runs in {folder} (their own detector) | {cells[0]} | {cells[1]} | {min(n)}-{max(n)} |")

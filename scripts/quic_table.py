@@ -15,11 +15,11 @@ the table."""
 import argparse, json, os, statistics, subprocess, sys
 
 CASES = [  # (topology, cc)
-    ("shared", "uncoupled"), ("shared", "lia"), ("shared", "olia"), ("shared", "olia-sbd"),
-    ("disjoint", "uncoupled"), ("disjoint", "lia"), ("disjoint", "olia"), ("disjoint", "olia-sbd"),
+    ("shared", "uncoupled"), ("shared", "lia"), ("shared", "olia"), ("shared", "mptcp-sbd"),
+    ("disjoint", "uncoupled"), ("disjoint", "lia"), ("disjoint", "olia"), ("disjoint", "mptcp-sbd"),
 ]
-NETNS_CASES = [("shared", "uncoupled"), ("shared", "olia"), ("shared", "olia-sbd"),
-               ("disjoint", "uncoupled"), ("disjoint", "olia"), ("disjoint", "olia-sbd")]
+NETNS_CASES = [("shared", "uncoupled"), ("shared", "olia"), ("shared", "mptcp-sbd"),
+               ("disjoint", "uncoupled"), ("disjoint", "olia"), ("disjoint", "mptcp-sbd")]
 
 
 def markers(netns):
@@ -98,11 +98,11 @@ def main():
             util.append(sum(utils) / len(utils))
             ackd.append(s.get("flow.mpquic.ack_delay_mean_us"))
             ack1.append(s.get("flow.mpquic.ack_delay_over_1ms_share"))
-            if cc == "olia-sbd":
+            if cc == "mptcp-sbd":
                 d = decisions(out)
                 grouped.append(d[0] if d else None)
                 apart.append(d[2] if d else None)
-        g, a = (fmt(grouped), fmt(apart)) if cc == "olia-sbd" else ("", "")
+        g, a = (fmt(grouped), fmt(apart)) if cc == "mptcp-sbd" else ("", "")
         ack = f"{fmt(ackd, 0)} ({fmt(ack1, 3)})"
         lines.append(f"| {topo} | {cc} | {fmt(ratio)} | {fmt(mp)} | {fmt(sp)} | {g} | {a} | {ack} | {fmt(util)} |")
     if loads:

@@ -32,36 +32,52 @@ pub enum Algorithm {
     WVegas,
 }
 
-const NAMES: [(&str, Algorithm); 10] = [
-    ("reno", Algorithm::Reno),
-    ("cubic", Algorithm::Cubic),
-    ("uncoupled", Algorithm::Uncoupled(SinglePath::Reno)),
-    ("uncoupled-cubic", Algorithm::Uncoupled(SinglePath::Cubic)),
-    ("fully-coupled", Algorithm::FullyCoupled),
-    ("linked-increases", Algorithm::LinkedIncreases),
-    ("lia", Algorithm::Lia),
-    ("olia", Algorithm::Olia),
-    ("balia", Algorithm::Balia),
-    ("wvegas", Algorithm::WVegas),
+use crate::scheme::Backend::{Linux, Quic, Sim};
+use crate::scheme::Facts;
+
+/// One row per algorithm: its name, what it is, the backends that run it. Every algorithm but
+/// `reno` and `cubic` is also a multipath scheme of that name (`crate::Scheme`).
+const NAMES: [(&str, Algorithm, Facts); 10] = [
+    ("reno", Algorithm::Reno, Facts::new("Reno (RFC 5681, RFC 6582); a single-path flow's controller", &[Sim, Linux])),
+    ("cubic", Algorithm::Cubic, Facts::new("CUBIC (RFC 9438); a single-path flow's controller", &[Sim, Linux])),
+    ("uncoupled", Algorithm::Uncoupled(SinglePath::Reno), Facts::new("Reno on each subflow, uncoupled (S1 §3)", &[Sim, Linux, Quic])),
+    ("uncoupled-cubic", Algorithm::Uncoupled(SinglePath::Cubic), Facts::new("CUBIC on each subflow, uncoupled", &[Sim, Linux])),
+    ("fully-coupled", Algorithm::FullyCoupled, Facts::new("FULLY COUPLED (S1 §2): one window over all subflows", &[Sim])),
+    ("linked-increases", Algorithm::LinkedIncreases, Facts::new("LINKED INCREASES (S1 §3): the coupled increase LIA grew from", &[Sim])),
+    ("lia", Algorithm::Lia, Facts::new("LIA (RFC 6356) over all subflows", &[Sim, Linux, Quic])),
+    ("olia", Algorithm::Olia, Facts::new("OLIA (draft-khalili-mptcp-congestion-control-05) over all subflows", &[Sim, Linux, Quic])),
+    ("balia", Algorithm::Balia, Facts::new("BALIA (draft-walid-mptcp-congestion-control-04) over all subflows", &[Sim, Linux, Quic])),
+    ("wvegas", Algorithm::WVegas, Facts::new("wVegas (draft-xu-mptcp-congestion-control-05), delay-based, over all subflows", &[Sim])),
 ];
 
 impl Algorithm {
     /// Every algorithm, in the order of its name list.
     pub fn all() -> impl Iterator<Item = Algorithm> {
-        NAMES.iter().map(|&(_, a)| a)
+        NAMES.iter().map(|&(_, a, _)| a)
     }
 
     /// The names `FromStr` accepts.
     pub fn names() -> impl Iterator<Item = &'static str> {
-        NAMES.iter().map(|&(n, _)| n)
+        NAMES.iter().map(|&(n, _, _)| n)
     }
 
     pub fn name(self) -> &'static str {
         NAMES
             .iter()
-            .find(|&&(_, a)| a == self)
-            .map(|&(n, _)| n)
+            .find(|&&(_, a, _)| a == self)
+            .map(|&(n, _, _)| n)
             .expect("every variant is named")
+    }
+
+    /// What it is and where it runs.
+    pub(crate) fn facts(self) -> &'static Facts {
+        &NAMES.iter().find(|&&(_, a, _)| a == self).expect("every variant is named").2
+    }
+
+    /// False for the single-path controllers (`reno`, `cubic`), which a multipath connection
+    /// does not take by name (it runs them per subflow as `uncoupled`, `uncoupled-cubic`).
+    pub fn is_multipath(self) -> bool {
+        !matches!(self, Algorithm::Reno | Algorithm::Cubic)
     }
 
     /// True when the windows of different subflows influence each other.
@@ -85,8 +101,8 @@ impl FromStr for Algorithm {
     fn from_str(s: &str) -> Result<Self, String> {
         NAMES
             .iter()
-            .find(|&&(n, _)| n == s)
-            .map(|&(_, a)| a)
+            .find(|&&(n, _, _)| n == s)
+            .map(|&(_, a, _)| a)
             .ok_or_else(|| {
                 format!(
                     "unknown congestion control '{s}': expected one of {}",

@@ -4,6 +4,7 @@
 mod cmd;
 mod error;
 mod outdir;
+mod scheme_arg;
 mod seed_arg;
 mod time_arg;
 

@@ -177,14 +177,5 @@ fn every_bad_input_exits_as_the_table_says() {
         rows.push((c, code, msg));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/robustness.md");
-    let doc = std::fs::read_to_string(&path).unwrap_or_default();
-    let (head, rest) = doc.split_once(BEGIN).unwrap_or((&doc, ""));
-    let tail = rest.split_once(END).map_or("", |(_, t)| t);
-    let fresh = format!("{head}{BEGIN}{}{END}{tail}", table(&rows));
-    if std::env::var_os("PATHPOOL_WRITE_DOCS").is_some() {
-        std::fs::write(&path, &fresh).unwrap();
-    } else {
-        assert!(doc == fresh, "docs/robustness.md is out of date: PATHPOOL_WRITE_DOCS=1 cargo test -p pathpool --test bad_input_table");
-    }
+    support::doc_section("docs/robustness.md", BEGIN, END, &table(&rows), "PATHPOOL_WRITE_DOCS=1 cargo test -p pathpool --test bad_input_table");
 }

@@ -8,8 +8,7 @@ use std::process::Command;
 
 #[test]
 fn real_runs_alternate_between_cases() {
-    if !pathpool_testbed::is_root() {
-        eprintln!("real_runs_alternate_between_cases: skipped, needs root (network namespaces, TUN devices, tc)");
+    if !pathpool_testbed::skip::root_or_skip("real_runs_alternate_between_cases") {
         return;
     }
     let out = std::env::temp_dir().join(format!("pathpool-cli-fidelity-rounds-{}", std::process::id()));

@@ -44,8 +44,8 @@ fn bpf_pins() -> Vec<String> {
 
 #[test]
 fn delack_max_caps_the_subflows_timer_only_and_leaves_nothing_behind() {
-    if !pathpool_testbed::is_root() {
-        eprintln!("skipped: the delack-max mode attaches a BPF program, which needs root");
+    // The delack-max mode attaches a BPF program, which needs root.
+    if !pathpool_testbed::skip::root_or_skip("delack_max_caps_the_subflows_timer_only_and_leaves_nothing_behind") {
         return;
     }
     let pair = Pair::new("rd", "10.79.1", false);

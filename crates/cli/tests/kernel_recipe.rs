@@ -1,7 +1,7 @@
 //! The recipe of docs/kernel.md ("Your own application"), run as it is written: its lines
 //! between the `kernel-recipe` markers, each on the host its prompt names, on two namespaces
 //! this test makes ("sender" and "receiver", joined by two 20 Mb/s paths). An unmodified
-//! iperf3 under mptcpize must run over two subflows on pathpool_sbd, `kernel status` must show
+//! iperf3 under mptcpize must run over two subflows on pp_mptcp_sbd, `kernel status` must show
 //! them with the SBD daemon's groups, and nothing may be left afterwards. Root only, and
 //! iperf3 and mptcpize (`make deps` installs them); without them it says why and passes.
 
@@ -40,7 +40,7 @@ fn registered() -> Vec<String> {
     std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control")
         .unwrap_or_default()
         .split_whitespace()
-        .filter(|n| n.starts_with("pathpool_"))
+        .filter(|n| pathpool_kernel::controllers().contains(n))
         .map(str::to_string)
         .collect()
 }
@@ -119,23 +119,22 @@ fn make_hosts(hosts: &Hosts) {
 }
 
 #[test]
-fn the_recipe_runs_an_unmodified_program_on_pathpool_sbd_and_leaves_nothing_behind() {
-    if !pathpool_testbed::is_root() {
-        eprintln!("skipped: the recipe registers BPF controllers and changes routes, which needs root");
+fn the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behind() {
+    // The recipe registers BPF controllers and changes routes, which needs root.
+    let test = "the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behind";
+    if !pathpool_testbed::skip::root_or_skip(test) {
         return;
     }
+    let skip = |why: &str| pathpool_testbed::skip::skip(test, why);
     if pathpool_kernel_unbuilt() {
-        eprintln!("skipped: this build has no BPF controllers (make build-kernel)");
-        return;
+        return skip("this build has no BPF controllers (make build-kernel)");
     }
     if !(on_path("iperf3") && on_path("mptcpize")) {
-        eprintln!("skipped: iperf3 and mptcpize are needed (`make deps` as root installs them)");
-        return;
+        return skip("iperf3 and mptcpize are needed (`make deps` as root installs them)");
     }
     let loaded_before = !registered().is_empty();
     if loaded_before {
-        eprintln!("skipped: pathpool's controllers are registered by someone else, and the recipe ends by unregistering them");
-        return;
+        return skip("pathpool's controllers are registered by someone else, and the recipe ends by unregistering them");
     }
     let id = std::process::id();
     let hosts = Hosts { sender: format!("pp-kqs-{id}"), receiver: format!("pp-kqr-{id}"), loaded_before };
@@ -156,9 +155,9 @@ fn the_recipe_runs_an_unmodified_program_on_pathpool_sbd_and_leaves_nothing_behi
     let _ = std::fs::remove_dir_all(&dir);
     assert!(out.status.success(), "the recipe failed:\n{text}\nstdout:\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&out.stderr));
 
-    // kernel status, in the middle of the transfer: the connection on pathpool_sbd, its two
+    // kernel status, in the middle of the transfer: the connection on pp_mptcp_sbd, its two
     // subflows and their groups, and the receiver fix (off on the sender).
-    let conn = stdout.lines().find(|l| l.contains("pathpool_sbd subflows")).unwrap_or_else(|| panic!("kernel status shows no pathpool_sbd connection:\n{stdout}"));
+    let conn = stdout.lines().find(|l| l.contains("pp_mptcp_sbd subflows")).unwrap_or_else(|| panic!("kernel status shows no pp_mptcp_sbd connection:\n{stdout}"));
     assert!(conn.contains("subflows 2"), "two subflows: {conn}");
     assert!(conn.contains("groups"), "{conn}");
     assert!(stdout.contains("receiver fix (this network namespace): off"), "{stdout}");

@@ -28,8 +28,7 @@ fn places(s: &serde_json::Value) -> Vec<(String, String)> {
 
 #[test]
 fn real_captures_at_the_sender_router_and_receiver_are_placed_and_answered() {
-    if not_root() {
-        eprintln!("real_captures_at_the_sender_router_and_receiver_are_placed_and_answered: skipped, needs root (the testbed builds network namespaces, TUN devices and queues)");
+    if !pathpool_testbed::skip::root_or_skip("real_captures_at_the_sender_router_and_receiver_are_placed_and_answered") {
         return;
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -72,8 +71,4 @@ fn real_captures_at_the_sender_router_and_receiver_are_placed_and_answered() {
         assert!(a["decisions"].as_u64().unwrap() >= 3, "{a}");
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn not_root() -> bool {
-    !pathpool_testbed::is_root()
 }

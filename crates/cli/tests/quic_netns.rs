@@ -1,20 +1,14 @@
 //! `pathpool quic netns`: multipath QUIC's send and recv processes in two network namespaces
-//! joined by two shaped links, or by one that both paths share. Needs root; without it the tests print why and pass.
+//! joined by two shaped links, or by one that both paths share. Needs root; without it the
+//! tests pass without running, recorded as skipped (`pathpool_testbed::skip`).
 
+use pathpool_testbed::skip::root_or_skip;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// One run at a time: both use the CPU in real time.
 static ONE_RUN_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn root_or_skip(test: &str) -> bool {
-    let root = pathpool_testbed::is_root();
-    if !root {
-        eprintln!("{test}: skipped, needs root (network namespaces, TUN devices, tc)");
-    }
-    root
-}
 
 fn out_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pathpool-quic-netns-{name}-{}", std::process::id()));

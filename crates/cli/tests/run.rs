@@ -170,9 +170,9 @@ fn misleading_input_gets_the_message_it_deserves() {
 fn run_help_names_every_multipath_scheme() {
     let r = Command::new(env!("CARGO_BIN_EXE_pathpool")).args(["run", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&r.stdout);
-    let words: Vec<&str> = help.split(|c: char| c.is_whitespace() || c == ',' || c == '.').collect();
-    for scheme in pathpool_scenario::mptcp::SCHEMES {
-        assert!(words.contains(scheme), "`run --help` does not name \"{scheme}\":\n{help}");
+    let words: Vec<&str> = help.split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ':')).collect();
+    for scheme in pathpool_cc::Scheme::names() {
+        assert!(words.contains(&scheme), "`run --help` does not name \"{scheme}\":\n{help}");
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pathpool's coupled congestion controls as BPF struct_ops for upstream Linux MPTCP:
- * pathpool_lia (RFC 6356), pathpool_olia (OLIA-05), pathpool_balia (BALIA-04) and pathpool_sbd
- * (OLIA coupled only within the groups the SBD daemon writes into pp_groups; S0 §III-B).
+ * pp_lia (RFC 6356), pp_olia (OLIA-05), pp_balia (BALIA-04) and pp_mptcp_sbd (MPTCP-SBD: OLIA
+ * coupled only within the groups the SBD daemon writes into pp_groups; S0 §III-B).
  *
  * Upstream MPTCP runs one TCP socket per subflow, each with its own congestion control and no
  * coupling. From a subflow's callback we reach its connection read-only (bpf_rdonly_cast of
@@ -477,40 +477,43 @@ static __always_inline void pp_set_state(struct sock *sk, __u8 state)
 		ca_of(sk)->frac = 0;
 }
 
+/* NAME##_ops_*: the hooks' names stay clear of the arithmetic's pp_<algorithm>_* helpers. */
 #define PP_CC(NAME, ALGO)                                                               \
 	SEC("struct_ops")                                                               \
-	void BPF_PROG(NAME##_init, struct sock *sk) { pp_init(sk, ALGO); }              \
+	void BPF_PROG(NAME##_ops_init, struct sock *sk) { pp_init(sk, ALGO); }          \
 	SEC("struct_ops")                                                               \
-	void BPF_PROG(NAME##_release, struct sock *sk) { pp_release(sk); }              \
+	void BPF_PROG(NAME##_ops_release, struct sock *sk) { pp_release(sk); }          \
 	SEC("struct_ops")                                                               \
-	__u32 BPF_PROG(NAME##_ssthresh, struct sock *sk) { return pp_ssthresh_of(sk, ALGO); } \
+	__u32 BPF_PROG(NAME##_ops_ssthresh, struct sock *sk) { return pp_ssthresh_of(sk, ALGO); } \
 	SEC("struct_ops")                                                               \
-	void BPF_PROG(NAME##_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)       \
+	void BPF_PROG(NAME##_ops_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)   \
 	{                                                                               \
 		pp_cong_avoid(sk, acked, ALGO);                                         \
 	}                                                                               \
 	SEC("struct_ops")                                                               \
-	void BPF_PROG(NAME##_set_state, struct sock *sk, __u8 state) { pp_set_state(sk, state); } \
+	void BPF_PROG(NAME##_ops_set_state, struct sock *sk, __u8 state) { pp_set_state(sk, state); } \
 	SEC("struct_ops")                                                               \
-	__u32 BPF_PROG(NAME##_undo_cwnd, struct sock *sk) { return tcp_reno_undo_cwnd(sk); } \
+	__u32 BPF_PROG(NAME##_ops_undo_cwnd, struct sock *sk) { return tcp_reno_undo_cwnd(sk); } \
 	SEC("struct_ops")                                                               \
-	void BPF_PROG(NAME##_pkts_acked, struct sock *sk, const struct ack_sample *s)   \
+	void BPF_PROG(NAME##_ops_pkts_acked, struct sock *sk, const struct ack_sample *s)   \
 	{                                                                               \
 		pp_pkts_acked(sk, s, ALGO);                                             \
 	}                                                                               \
 	SEC(".struct_ops.link")                                                         \
 	struct tcp_congestion_ops NAME = {                                              \
-		.init = (void *)NAME##_init,                                            \
-		.release = (void *)NAME##_release,                                      \
-		.ssthresh = (void *)NAME##_ssthresh,                                    \
-		.cong_avoid = (void *)NAME##_cong_avoid,                                \
-		.set_state = (void *)NAME##_set_state,                                  \
-		.undo_cwnd = (void *)NAME##_undo_cwnd,                                  \
-		.pkts_acked = (void *)NAME##_pkts_acked,                                \
+		.init = (void *)NAME##_ops_init,                                        \
+		.release = (void *)NAME##_ops_release,                                  \
+		.ssthresh = (void *)NAME##_ops_ssthresh,                                \
+		.cong_avoid = (void *)NAME##_ops_cong_avoid,                            \
+		.set_state = (void *)NAME##_ops_set_state,                              \
+		.undo_cwnd = (void *)NAME##_ops_undo_cwnd,                              \
+		.pkts_acked = (void *)NAME##_ops_pkts_acked,                            \
 		.name = #NAME,                                                          \
 	};
 
-PP_CC(pathpool_lia, PP_LIA)
-PP_CC(pathpool_olia, PP_OLIA)
-PP_CC(pathpool_balia, PP_BALIA)
-PP_CC(pathpool_sbd, PP_SBD)
+/* The names are the schemes' (pathpool_cc::Scheme) with "pp_" in front and '-' as '_', in the
+ * order of the algorithm numbers (src/names.rs derives them and its test compares). */
+PP_CC(pp_lia, PP_LIA)
+PP_CC(pp_olia, PP_OLIA)
+PP_CC(pp_balia, PP_BALIA)
+PP_CC(pp_mptcp_sbd, PP_SBD)

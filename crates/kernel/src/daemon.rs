@@ -1,11 +1,11 @@
-//! The SBD daemon (`pathpool kernel sbd`): pathpool_sbd pushes every subflow's RTT samples
+//! The SBD daemon (`pathpool kernel sbd`): pp_mptcp_sbd pushes every subflow's RTT samples
 //! through the ring buffer pp_rtt; per MPTCP connection (token) the daemon groups them
 //! (`crate::grouping`: RFC 8382's bottleneck test, Rubenstein et al.'s comparison test, S0's
-//! decision filter) and writes each subflow's group into pp_groups, which pathpool_sbd reads.
+//! decision filter) and writes each subflow's group into pp_groups, which pp_mptcp_sbd reads.
 //! Decisions, abstentions ("not yet") and group changes are logged with a timestamp;
 //! connections whose pp_conns entry is gone are forgotten.
 
-use crate::{SbdRun, CONTROLLERS};
+use crate::{sbd_controller, SbdRun};
 use libbpf_rs::{MapCore, MapFlags, MapHandle, RingBufferBuilder};
 use crate::grouping::{ConnGroups, Outcome};
 use std::cell::RefCell;
@@ -56,8 +56,8 @@ pub fn run_sbd_until(log: &mut dyn Write, stop: &AtomicBool, samples: Option<Box
 
 fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Write>>, stop: &AtomicBool, signals: bool) -> Result<SbdRun, String> {
     let registered = crate::registered();
-    if !registered.iter().any(|n| n == CONTROLLERS[3]) {
-        return Err("pathpool_sbd is not registered (`pathpool kernel load` first)".into());
+    if !registered.iter().any(|n| n == sbd_controller()) {
+        return Err("pp_mptcp_sbd is not registered (`pathpool kernel load` first)".into());
     }
     let ring = super::loader::open_map("pp_rtt")?;
     let groups_map = super::loader::open_map("pp_groups")?;
@@ -95,7 +95,7 @@ fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Wri
             .map_err(|e| format!("reading pp_rtt: {e}"))?;
     }
     let rb = builder.build().map_err(|e| format!("reading pp_rtt: {e}"))?;
-    writeln!(log, "{} sbd daemon: reading RTT samples of pathpool_sbd subflows", stamp()).ok();
+    writeln!(log, "{} sbd daemon: reading RTT samples of pp_mptcp_sbd subflows", stamp()).ok();
     let start = std::time::Instant::now();
     let mut last_sweep = start;
     while !stop.load(Ordering::SeqCst) && max.is_none_or(|m| start.elapsed() < m) {

@@ -7,7 +7,7 @@
 
 use crate::loader::{load, unload};
 use crate::status::registered;
-use crate::names::CONTROLLERS;
+use crate::names::controllers;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -70,7 +70,7 @@ impl Guard {
         // Never blocks long: USERS is held exclusively only inside the mutex.
         flock(&users, libc::LOCK_SH, USERS)?;
         let have = registered();
-        if !CONTROLLERS.iter().all(|c| have.iter().any(|h| h == c)) {
+        if !controllers().iter().all(|c| have.iter().any(|h| h == c)) {
             load()?;
             std::fs::write(LOADED_BY_RUN, b"").map_err(|e| format!("{LOADED_BY_RUN}: {e}"))?;
         }

@@ -20,7 +20,7 @@ mod loader;
 #[cfg(feature = "bpf")]
 mod receiver_bpf;
 
-pub use names::{controller_for, CONTROLLERS};
+pub use names::{controller_for, controllers, linux_cc, sbd_controller, LinuxCc};
 pub use receiver::{receiver_off, receiver_on, receiver_status, DelackStats};
 pub use status::{registered, ConnStatus, SbdRun, Status};
 

@@ -4,7 +4,7 @@
 //! exits; unloading removes the pins, which unregisters them.
 
 use crate::status::{registered, ConnStatus, Status};
-use crate::CONTROLLERS;
+use crate::controllers;
 use libbpf_rs::{MapCore, MapFlags, MapHandle, ObjectBuilder};
 
 use std::path::{Path, PathBuf};
@@ -124,7 +124,7 @@ pub fn load() -> Result<Vec<String>, String> {
     let result = (|| {
         for mut map in obj.maps_mut() {
             let name = map.name().to_string_lossy().into_owned();
-            if CONTROLLERS.contains(&name.as_str()) {
+            if controllers().contains(&name.as_str()) {
                 let mut link = map
                     .attach_struct_ops()
                     .map_err(|e| format!("registering {name}: {e}"))?;
@@ -205,7 +205,7 @@ pub fn status() -> Result<Status, String> {
         g.sort_unstable();
         connections.push(ConnStatus {
             token,
-            controller: CONTROLLERS.get(algo).copied().unwrap_or("?"),
+            controller: controllers().get(algo).copied().unwrap_or("?"),
             subflows: u32_at(&v, 0),
             groups: g,
         });
@@ -247,7 +247,7 @@ fn pacing() -> bool {
         .is_some_and(|v| u32_at(&v, 0) & PP_OPT_PACING != 0)
 }
 
-/// Writes each (subflow id, group) of connection `token` into the map pathpool_sbd reads.
+/// Writes each (subflow id, group) of connection `token` into the map pp_mptcp_sbd reads.
 pub fn write_groups(token: u32, groups: &[(u32, u32)]) -> Result<(), String> {
     crate::daemon::write_pairs(&open_map("pp_groups")?, token, groups)
 }

@@ -23,7 +23,7 @@ extern "C" {
     fn pp_model_cwnd_q30(m: *const RawModel, me: c_uint) -> c_ulonglong;
 }
 
-/// The algorithms the BPF object implements (pathpool_sbd is OLIA over a smaller set).
+/// The algorithms the BPF object implements (pp_mptcp_sbd is OLIA over a smaller set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algo {
     Lia = 0,

@@ -31,7 +31,7 @@ pub fn registered() -> Vec<String> {
     let text = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control")
         .unwrap_or_default();
     text.split_whitespace()
-        .filter(|n| crate::CONTROLLERS.contains(n))
+        .filter(|n| crate::controllers().contains(n))
         .map(str::to_string)
         .collect()
 }

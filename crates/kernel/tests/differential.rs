@@ -142,7 +142,7 @@ fn bpf_arithmetic_matches_pathpool_cc_within_the_documented_bound() {
     for case in CASES {
         for which in [Algo::Lia, Algo::Olia, Algo::Balia] {
             if !case.groups.is_empty() && which != Algo::Olia {
-                continue; // pathpool_sbd is OLIA within groups
+                continue; // pp_mptcp_sbd is OLIA within groups
             }
             let mut d = Diff::default();
             for seed in 1..=3u64 {

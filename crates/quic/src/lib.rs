@@ -4,7 +4,7 @@
 //! congestion controller; its paths are not coupled. [`CoupledFactory`] is a noq
 //! `ControllerFactory` whose per-path controllers share one pathpool-cc state, so that the
 //! paths of one connection run LIA (RFC 6356), OLIA, BALIA, or OLIA coupled over the paths
-//! that shared bottleneck detection groups together ([`QuicCc::OliaSbd`]). The window
+//! that shared bottleneck detection groups together ([`QuicCc::MptcpSbd`]). The window
 //! arithmetic is pathpool-cc's, the same code the simulator runs; time comes only from the
 //! `Instant`s noq hands in.
 //!

@@ -1,6 +1,7 @@
-//! The controllers this crate offers noq, by the names command lines use.
+//! The controllers this crate offers noq: the multipath schemes (`pathpool_cc::Scheme`, whose
+//! table names them) that it runs.
 
-use pathpool_cc::{Algorithm, SinglePath};
+use pathpool_cc::{Algorithm, Backend, Scheme, SinglePath};
 use std::fmt;
 use std::str::FromStr;
 
@@ -17,24 +18,39 @@ pub enum QuicCc {
     Balia,
     /// OLIA coupled only over the paths shared bottleneck detection groups together
     /// (S0's MPTCP-SBD, with RFC 8382 statistics on the paths' RTT samples).
-    OliaSbd,
+    MptcpSbd,
 }
 
-const NAMES: [(&str, QuicCc); 5] = [
-    ("uncoupled", QuicCc::Uncoupled),
-    ("lia", QuicCc::Lia),
-    ("olia", QuicCc::Olia),
-    ("balia", QuicCc::Balia),
-    ("olia-sbd", QuicCc::OliaSbd),
-];
-
 impl QuicCc {
+    /// The scheme table's schemes this crate runs (`Backend::Quic`).
     pub fn names() -> impl Iterator<Item = &'static str> {
-        NAMES.iter().map(|&(n, _)| n)
+        Scheme::on(Backend::Quic).map(Scheme::name)
+    }
+
+    /// The controller that runs `scheme`, if this crate has one.
+    pub fn of(scheme: Scheme) -> Option<QuicCc> {
+        match scheme {
+            Scheme::Window(Algorithm::Uncoupled(SinglePath::Reno)) => Some(QuicCc::Uncoupled),
+            Scheme::Window(Algorithm::Lia) => Some(QuicCc::Lia),
+            Scheme::Window(Algorithm::Olia) => Some(QuicCc::Olia),
+            Scheme::Window(Algorithm::Balia) => Some(QuicCc::Balia),
+            Scheme::MptcpSbd => Some(QuicCc::MptcpSbd),
+            _ => None,
+        }
+    }
+
+    pub fn scheme(self) -> Scheme {
+        match self {
+            QuicCc::Uncoupled => Scheme::Window(Algorithm::Uncoupled(SinglePath::Reno)),
+            QuicCc::Lia => Scheme::Window(Algorithm::Lia),
+            QuicCc::Olia => Scheme::Window(Algorithm::Olia),
+            QuicCc::Balia => Scheme::Window(Algorithm::Balia),
+            QuicCc::MptcpSbd => Scheme::MptcpSbd,
+        }
     }
 
     pub fn name(self) -> &'static str {
-        NAMES.iter().find(|&&(_, c)| c == self).map(|&(n, _)| n).unwrap_or("?")
+        self.scheme().name()
     }
 
     /// The pathpool-cc algorithm whose arithmetic runs the windows.
@@ -42,13 +58,13 @@ impl QuicCc {
         match self {
             QuicCc::Uncoupled => Algorithm::Uncoupled(SinglePath::Reno),
             QuicCc::Lia => Algorithm::Lia,
-            QuicCc::Olia | QuicCc::OliaSbd => Algorithm::Olia,
+            QuicCc::Olia | QuicCc::MptcpSbd => Algorithm::Olia,
             QuicCc::Balia => Algorithm::Balia,
         }
     }
 
     pub fn uses_sbd(self) -> bool {
-        self == QuicCc::OliaSbd
+        self == QuicCc::MptcpSbd
     }
 }
 
@@ -62,12 +78,12 @@ impl FromStr for QuicCc {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        NAMES.iter().find(|&&(n, _)| n == s).map(|&(_, c)| c).ok_or_else(|| {
-            format!(
-                "unknown multipath QUIC congestion control '{s}': expected one of {}",
-                QuicCc::names().collect::<Vec<_>>().join(", ")
-            )
-        })
+        let expected = || QuicCc::names().collect::<Vec<_>>().join(", ");
+        match s.parse::<Scheme>() {
+            Ok(scheme) => QuicCc::of(scheme).filter(|_| scheme.runs_on(Backend::Quic)).ok_or_else(|| format!("multipath QUIC does not run the scheme '{s}': expected one of {}", expected())),
+            Err(_) if Scheme::renamed(s).is_some() => Err(format!("the scheme '{s}' is now called '{}'", Scheme::renamed(s).unwrap_or_default())),
+            Err(_) => Err(format!("unknown multipath QUIC congestion control '{s}': expected one of {}", expected())),
+        }
     }
 }
 
@@ -75,13 +91,23 @@ impl FromStr for QuicCc {
 mod tests {
     use super::*;
 
+    /// The scheme table says which schemes QUIC runs: each has a controller here, and no
+    /// controller here serves a scheme the table does not list for QUIC.
     #[test]
-    fn names_round_trip_and_unknown_names_list_the_valid_ones() {
-        for &(n, c) in &NAMES {
-            assert_eq!(n.parse::<QuicCc>().unwrap(), c);
-            assert_eq!(c.to_string(), n);
+    fn runs_exactly_the_schemes_the_table_lists_for_quic() {
+        for s in Scheme::all() {
+            assert_eq!(QuicCc::of(s).is_some(), s.runs_on(Backend::Quic), "{s}: the table and QuicCc::of disagree");
+            if let Some(c) = QuicCc::of(s) {
+                assert_eq!(c.scheme(), s);
+                assert_eq!(s.name().parse::<QuicCc>(), Ok(c));
+                assert_eq!(c.to_string(), s.name());
+            }
         }
         let e = "cubic".parse::<QuicCc>().unwrap_err();
-        assert!(e.contains("'cubic'") && e.contains("olia-sbd"), "{e}");
+        assert!(e.contains("'cubic'") && e.contains("mptcp-sbd"), "{e}");
+        let e = "wvegas".parse::<QuicCc>().unwrap_err();
+        assert!(e.contains("does not run the scheme 'wvegas'"), "{e}");
+        let e = "olia-sbd".parse::<QuicCc>().unwrap_err();
+        assert!(e.contains("now called 'mptcp-sbd'"), "{e}");
     }
 }

@@ -327,12 +327,12 @@ impl CoupledFactory {
         (0..s.cc.n_paths()).map(|i| s.cc.usable().contains(i).then(|| coupling_of(&s, i)).unwrap_or(0)).collect()
     }
 
-    /// The shared bottleneck detector's decisions so far (empty unless `olia-sbd`).
+    /// The shared bottleneck detector's decisions so far (empty unless `mptcp-sbd`).
     pub fn decisions(&self) -> Vec<crate::SbdDecision> {
         lock(&self.shared).decisions()
     }
 
-    /// Records the first `cap` inputs of the shared bottleneck detector (olia-sbd only; 0
+    /// Records the first `cap` inputs of the shared bottleneck detector (mptcp-sbd only; 0
     /// stops recording): every sample, thinned-out sample and loss it is handed, to replay
     /// offline with other detector parameters (`pathpool quic run` writes them as
     /// sbd_inputs.csv, docs/quic.md).

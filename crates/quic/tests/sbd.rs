@@ -11,7 +11,7 @@ use pathpool_quic::{CoupledFactory, PathCc, QuicCc, SbdInput};
 use pathpool_trace::gen::{generate, TraceConfig};
 
 /// Replays the trace's RTT samples as acknowledged packets (one ACK frame each) of two paths
-/// of one `olia-sbd` connection; returns the factory and the (still open) paths.
+/// of one `mptcp-sbd` connection; returns the factory and the (still open) paths.
 fn replay(shared: bool, seed: u64) -> (Arc<CoupledFactory>, Vec<Box<PathCc>>) {
     replay_recording(shared, seed, 0).0
 }
@@ -20,7 +20,7 @@ fn replay(shared: bool, seed: u64) -> (Arc<CoupledFactory>, Vec<Box<PathCc>>) {
 fn replay_recording(shared: bool, seed: u64, cap: usize) -> ((Arc<CoupledFactory>, Vec<Box<PathCc>>), usize) {
     let trace = generate(&TraceConfig { flows: 2, shared, duration_s: 60.0, seed, ..TraceConfig::default() });
     let t0 = Instant::now();
-    let f = CoupledFactory::new(QuicCc::OliaSbd);
+    let f = CoupledFactory::new(QuicCc::MptcpSbd);
     f.record_sbd_inputs(cap);
     let mut paths: Vec<Box<PathCc>> = (0..2).map(|_| f.clone().build(t0, 1200).into_any().downcast::<PathCc>().unwrap()).collect();
     let mut rows = trace.rtt.clone();

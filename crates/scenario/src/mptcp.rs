@@ -6,51 +6,32 @@ use crate::fields::{Fields, Located};
 use crate::schema::{FlowKind, MptcpSpec, TcpSpec};
 use crate::suggest::did_you_mean;
 use crate::tree::Kind;
-use pathpool_cc::{Algorithm, SinglePath};
+use pathpool_cc::{Algorithm, Scheme};
 use pathpool_sim::{time, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler};
-
-/// Scheme names `cc` and `--cc` accept for a multipath connection.
-pub const SCHEMES: &[&str] = &[
-    "uncoupled",
-    "uncoupled-cubic",
-    "fully-coupled",
-    "linked-increases",
-    "lia",
-    "olia",
-    "balia",
-    "wvegas",
-    "mptcp-sbd",
-    "mptcp-sbd-pairwise",
-    "ssc-lia",
-    "tr-lia",
-];
 
 /// S2 §5.2: back to uncoupled after 100 s without a positive decision (TR-LIA and SSC-LIA).
 pub const S2_HOLD_S: u64 = 100;
 
+/// What scheme `name` (one of `pathpool_cc::Scheme`'s names) runs in the simulator.
 pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
-    Ok(match name {
-        "uncoupled" => MultipathCc::Coupled(Algorithm::Uncoupled(SinglePath::Reno)),
-        "uncoupled-cubic" => MultipathCc::Coupled(Algorithm::Uncoupled(SinglePath::Cubic)),
-        // S1 §2 and §3: the baselines S1's htsim experiments compare LIA with.
-        "fully-coupled" => MultipathCc::Coupled(Algorithm::FullyCoupled),
-        "linked-increases" => MultipathCc::Coupled(Algorithm::LinkedIncreases),
-        "lia" => MultipathCc::Coupled(Algorithm::Lia),
-        "olia" => MultipathCc::Coupled(Algorithm::Olia),
-        "balia" => MultipathCc::Coupled(Algorithm::Balia),
-        "wvegas" => MultipathCc::Coupled(Algorithm::WVegas),
-        "mptcp-sbd" => MultipathCc::MptcpSbd(SbdPolicy::default()),
+    let scheme = name.parse::<Scheme>().map_err(|e| match Scheme::renamed(name) {
+        Some(_) => e,
+        None => {
+            let hint = did_you_mean(name, Scheme::names());
+            format!("unknown multipath congestion control \"{name}\"{hint}; expected one of: {}", Scheme::names().collect::<Vec<_>>().join(", "))
+        }
+    })?;
+    Ok(match scheme {
+        // S1 §2 and §3's baselines (fully-coupled, linked-increases) included.
+        Scheme::Window(a) => MultipathCc::Coupled(a),
+        Scheme::MptcpSbd => MultipathCc::MptcpSbd(SbdPolicy::default()),
         // MPTCP-SBD coupling per bottleneck group of a pairwise sharing relation (docs/sbd.md,
         // "Beyond partitions: pairwise sharing"; pathpool's extension).
-        "mptcp-sbd-pairwise" => MultipathCc::MptcpSbd(SbdPolicy { pairwise: true, ..SbdPolicy::default() }),
+        Scheme::MptcpSbdPairwise => MultipathCc::MptcpSbd(SbdPolicy { pairwise: true, ..SbdPolicy::default() }),
         // S2 §5.2's SSC-LIA: MPTCP-SBD's receiver-side RFC 8382 grouping switching LIA on in
         // S2's harness (uncoupled at first, coupled for 100 s after each grouping decision).
-        "ssc-lia" => MultipathCc::MptcpSbd(SbdPolicy { coupled: Algorithm::Lia, feedback: SbdFeedback::Switch { hold: time::secs(S2_HOLD_S) }, ..SbdPolicy::default() }),
-        "tr-lia" => MultipathCc::TrLia { hold: time::secs(S2_HOLD_S) },
-        other => {
-            let hint = did_you_mean(other, SCHEMES.iter().copied());
-            return Err(format!("unknown multipath congestion control \"{other}\"{hint}; expected one of: {}", SCHEMES.join(", ")));
-        }
+        Scheme::SscLia => MultipathCc::MptcpSbd(SbdPolicy { coupled: Algorithm::Lia, feedback: SbdFeedback::Switch { hold: time::secs(S2_HOLD_S) }, ..SbdPolicy::default() }),
+        Scheme::TrLia => MultipathCc::TrLia { hold: time::secs(S2_HOLD_S) },
     })
 }
 
@@ -176,11 +157,12 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
             // the change detector (pathpool_sbd::SbdParams::pathpool). "mptcp-sbd" is [S0]'s,
             // which the reproductions name (`pin_published_detector`); "rfc8382" is RFC 8382
             // §2.2's parameters with [S0]'s decision filter.
-            // `mptcp-sbd-pairwise` that names none runs [S0]'s: the change detector's memory
+            // Which preset a connection that names none runs is the scheme table's
+            // (`pathpool_cc::Scheme::detector`): `mptcp-sbd-pairwise` runs [S0]'s: the change detector's memory
             // restarts leave the pair relation's correlations too few intervals, and on
             // overlapping paths with TCP flows it then misses shared links (docs/sbd.md,
             // "Beyond partitions: pairwise sharing").
-            let preset = if p.pairwise { "" } else { "pathpool" };
+            let preset = default_detector(&m.cc.value);
             if m.sbd_detector.as_ref().map_or(preset, |d| d.value.as_str()) == "pathpool" {
                 p.corr_min = p.corr_min.or(Some(pathpool_sbd::CORR_MIN));
                 p.change_detect = true;
@@ -196,14 +178,18 @@ pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, Strin
 /// The detector preset connection `m` runs ("pathpool", "mptcp-sbd" or "rfc8382"), as
 /// `scheme_of` chooses it; None for a scheme without MPTCP-SBD's detector.
 pub fn detector_preset(m: &MptcpSpec) -> Option<&'static str> {
-    let Ok(MultipathCc::MptcpSbd(p)) = scheme(&m.cc.value) else { return None };
+    let Ok(MultipathCc::MptcpSbd(_)) = scheme(&m.cc.value) else { return None };
     Some(match m.sbd_detector.as_ref().map(|d| d.value.as_str()) {
         Some("pathpool") => "pathpool",
         Some("rfc8382") => "rfc8382",
         Some(_) => "mptcp-sbd",
-        None if p.pairwise => "mptcp-sbd",
-        None => "pathpool",
+        None => default_detector(&m.cc.value),
     })
+}
+
+/// The preset of scheme `name` when a connection names none (the scheme table's).
+fn default_detector(name: &str) -> &'static str {
+    name.parse::<Scheme>().ok().and_then(Scheme::detector).unwrap_or("")
 }
 
 /// Reproductions of published results run the published detector: every multipath connection

@@ -22,6 +22,7 @@ pub mod plan;
 pub mod probe;
 pub mod run;
 pub mod shape;
+pub mod skip;
 pub mod support;
 pub mod tcp_info;
 pub mod traffic;

@@ -46,7 +46,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     }
     // The BPF controllers a flow selects are registered for the run, and unregistered after
     // it when the run registered them (docs/kernel.md).
-    let uses_bpf = plan.flows.iter().any(|f| matches!(&f.spec, Checked::Mptcp { tcp, .. } if tcp.cc.starts_with("pathpool_")));
+    let uses_bpf = plan.flows.iter().any(|f| matches!(&f.spec, Checked::Mptcp { tcp, .. } if pathpool_kernel::controllers().contains(&tcp.cc.as_str())));
     let _controllers = if uses_bpf { Some(pathpool_kernel::Guard::acquire().map_err(crate::TestbedError)?) } else { None };
     netns::catch_interrupts();
     let mut namespaces = Namespaces::new();

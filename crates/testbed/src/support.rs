@@ -121,22 +121,19 @@ pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
                 Checked::Tcp { tcp, traffic: t.traffic }
             }
             FlowKind::Mptcp(m) => {
-                let cc = match m.cc.value.as_str() {
-                    "uncoupled" => "reno",
-                    "uncoupled-cubic" => "cubic",
-                    // The coupled controllers run as BPF struct_ops (docs/kernel.md).
-                    other => match pathpool_kernel::controller_for(other) {
-                        Some(bpf) => {
-                            pathpool_kernel::buildable().map_err(|why| refuse("cc", format!("\"{other}\" runs as the BPF controller {bpf}, but {why}")))?;
-                            bpf
-                        }
-                        None => {
-                            return Err(refuse(
-                                "cc",
-                                format!("\"{other}\" has no kernel implementation; the testbed runs MPTCP with \"uncoupled\" (reno), \"uncoupled-cubic\", or the BPF controllers \"lia\", \"olia\", \"balia\", \"mptcp-sbd\" (docs/kernel.md)"),
-                            ))
-                        }
-                    },
+                let other = m.cc.value.as_str();
+                // The scheme table says what runs on Linux: uncoupled schemes on the kernel's
+                // own controllers, coupled ones as BPF struct_ops (docs/kernel.md).
+                let cc = match other.parse().ok().and_then(pathpool_kernel::linux_cc) {
+                    Some(pathpool_kernel::LinuxCc::Stock(stock)) => stock,
+                    Some(pathpool_kernel::LinuxCc::Bpf(bpf)) => {
+                        pathpool_kernel::buildable().map_err(|why| refuse("cc", format!("\"{other}\" runs as the BPF controller {bpf}, but {why}")))?;
+                        bpf
+                    }
+                    None => {
+                        let linux: Vec<String> = pathpool_cc::Scheme::on(pathpool_cc::Backend::Linux).map(|s| format!("\"{s}\"")).collect();
+                        return Err(refuse("cc", format!("\"{other}\" has no kernel implementation; the testbed runs MPTCP with {} (docs/schemes.md)", linux.join(", "))));
+                    }
                 };
                 let tcp = settings(&m.tcp, cc, kernel_ccs).map_err(|(k, why)| refuse(k, why))?;
                 if m.scheduler != pathpool_scenario::schema::Scheduler::LowestRtt {
@@ -186,10 +183,10 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
     let linux = match cc {
         "reno" | "uncoupled" => "reno",
         "cubic" | "uncoupled-cubic" => "cubic",
-        bpf if pathpool_kernel::CONTROLLERS.contains(&bpf) => bpf, // registered for the run
+        bpf if pathpool_kernel::controllers().contains(&bpf) => bpf, // registered for the run
         other => return Err(("cc", format!("\"{other}\" is a coupled controller; the testbed runs Linux's built-in controllers: \"reno\" or \"cubic\""))),
     };
-    if !linux.starts_with("pathpool_") && !kernel_ccs.iter().any(|k| k == linux) {
+    if !pathpool_kernel::controllers().contains(&linux) && !kernel_ccs.iter().any(|k| k == linux) {
         return Err(("cc", format!("this kernel offers no \"{linux}\" congestion control (available: {})", kernel_ccs.join(" "))));
     }
     // `send_jitter` models a real host's per-packet jitter in the simulator (and

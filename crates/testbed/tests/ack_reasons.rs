@@ -29,14 +29,13 @@ s.close(); t.join()
 #[test]
 fn the_ack_probe_counts_a_receivers_acks_and_leaves_no_program_behind() {
     let test = "the_ack_probe_counts_a_receivers_acks_and_leaves_no_program_behind";
-    if !pathpool_testbed::is_root() {
-        eprintln!("{test}: skipped, needs root (it loads a BPF program)");
+    // It loads a BPF program.
+    if !pathpool_testbed::skip::root_or_skip(test) {
         return;
     }
     for tool in ["clang", "bpftool", "python3"] {
         if Command::new("sh").args(["-c", &format!("command -v {tool}")]).output().map(|o| !o.status.success()).unwrap_or(true) {
-            eprintln!("{test}: skipped, no {tool} on PATH (`make deps` installs clang and bpftool)");
-            return;
+            return pathpool_testbed::skip::skip(test, &format!("no {tool} on PATH (`make deps` installs clang and bpftool)"));
         }
     }
     let out = std::env::temp_dir().join(format!("pathpool-ack-reasons-{}.json", std::process::id()));

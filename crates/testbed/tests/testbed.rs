@@ -1,5 +1,5 @@
 //! The testbed against real Linux. Tests that build namespaces need root; without it they
-//! print why and pass without running.
+//! pass without running, recorded as skipped (`pathpool_testbed::skip`, counted by `make test`).
 
 use pathpool_scenario::Loaded;
 use std::path::Path;
@@ -13,13 +13,7 @@ fn scenario(path: &str, overrides: &[&str]) -> Loaded {
 /// Runs in one process share the namespace names `pathpool-<pid>-nK`: one at a time.
 static ONE_RUN_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn root_or_skip(test: &str) -> bool {
-    if pathpool_testbed::is_root() {
-        return true;
-    }
-    eprintln!("{test}: skipped, needs root (network namespaces, TUN devices, tc)");
-    false
-}
+use pathpool_testbed::skip::{root_or_skip, skip};
 
 fn our_namespaces() -> Vec<String> {
     let prefix = format!("{}{}-", pathpool_testbed::netns::PREFIX, std::process::id());
@@ -175,12 +169,10 @@ fn an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it() {
         return;
     }
     if let Err(why) = pathpool_kernel::buildable() {
-        eprintln!("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it: skipped, {why}");
-        return;
+        return skip("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it", &why);
     }
     if !pathpool_kernel::registered().is_empty() {
-        eprintln!("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it: skipped, the controllers are registered already (`pathpool kernel unload`)");
-        return;
+        return skip("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it", "the controllers are registered already (`pathpool kernel unload`)");
     }
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let l = scenario("scenarios/fidelity/mptcp-shared.toml", &["simulation.duration=6s", "simulation.warmup=2s", "flows.mp.cc=olia"]);
@@ -189,7 +181,7 @@ fn an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it() {
     // Unregistered is not gone: a socket still using the controller keeps its struct_ops alive.
     let listed = std::process::Command::new("bpftool").args(["struct_ops", "list"]).output().expect("bpftool runs");
     let listed = String::from_utf8_lossy(&listed.stdout);
-    assert!(!listed.contains("pathpool_"), "struct_ops left behind:\n{listed}");
+    assert!(!pathpool_kernel::controllers().iter().any(|n| listed.contains(n)), "struct_ops left behind:\n{listed}");
     let dir = std::env::temp_dir().join(format!("pathpool-testbed-olia-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let real = pathpool_testbed::write_outputs(&dir, &outcome.expect("the testbed runs")).unwrap();

@@ -22,7 +22,7 @@ macro_rules! say {
 
 #[derive(Subcommand)]
 pub enum KernelWhat {
-    /// Register pathpool_lia, pathpool_olia, pathpool_balia and pathpool_sbd (they stay
+    /// Register pp_lia, pp_olia, pp_balia and pp_mptcp_sbd (they stay
     /// registered until `unload`).
     Load {
         /// Turn on Linux's internal pacing on every subflow they start (cwnd/srtt, x1.2 in
@@ -49,9 +49,9 @@ pub enum KernelWhat {
         #[arg(long, value_enum, default_value = "route")]
         mode: ReceiverMode,
     },
-    /// The SBD daemon: groups the subflows of every pathpool_sbd connection from their RTT
+    /// The SBD daemon: groups the subflows of every pp_mptcp_sbd connection from their RTT
     /// samples (RFC 8382 statistics, S0's decision filter) and hands the groups to
-    /// pathpool_sbd; logs group changes; runs until interrupted.
+    /// pp_mptcp_sbd; logs group changes; runs until interrupted.
     Sbd {
         /// Stop after this many seconds.
         #[arg(long, value_name = "S")]

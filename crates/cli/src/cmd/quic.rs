@@ -1,7 +1,7 @@
 //! `pathpool quic run`: multipath QUIC (noq with pathpool-quic's controllers) over loopback
 //! paths shaped in user space, against single-path QUIC flows; writes the files the other
 //! backends write (summary.json, flows.csv, links.csv, the plots) plus decisions.csv (the
-//! shared bottleneck detector's decisions over time, olia-sbd only).
+//! shared bottleneck detector's decisions over time, mptcp-sbd only).
 
 use crate::error::CliError;
 use crate::outdir::OutDir;
@@ -52,8 +52,8 @@ pub struct QuicRunArgs {
 /// What `quic run` and `quic netns` both take: the controller, the times, every link's shape.
 #[derive(Args)]
 pub struct Shape {
-    /// The multipath connection's controller: uncoupled, lia, olia, balia, olia-sbd.
-    #[arg(long, default_value = "lia")]
+    /// The multipath connection's controller (docs/schemes.md).
+    #[arg(long, default_value = "lia", value_name = "NAME", value_parser = crate::scheme_arg::SchemeArg(pathpool_cc::Backend::Quic))]
     pub cc: String,
     /// How long to send, with a unit as in scenario files (e.g. 40s).
     #[arg(long, default_value = "40s", value_name = "TIME")]

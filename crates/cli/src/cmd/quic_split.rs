@@ -17,8 +17,8 @@ pub struct QuicSendArgs {
     /// The receiver's address, once per path (the first carries the handshake).
     #[arg(long = "to", value_name = "ADDR:PORT", required = true)]
     pub to: Vec<SocketAddr>,
-    /// The connection's controller: uncoupled, lia, olia, balia, olia-sbd.
-    #[arg(long, default_value = "lia")]
+    /// The connection's controller (docs/schemes.md).
+    #[arg(long, default_value = "lia", value_name = "NAME", value_parser = crate::scheme_arg::SchemeArg(pathpool_cc::Backend::Quic))]
     pub cc: String,
     /// The receiver's certificate (DER, as `quic recv --cert-out` wrote it).
     #[arg(long, value_name = "FILE")]
@@ -177,13 +177,13 @@ mod tests {
             SbdInput::Unsampled { slot: 1, time_ns: 6_000_000 },
             SbdInput::Loss { slot: 1, time_ns: 7_000_000 },
         ];
-        let fr = FlowReport { name: "mpquic".into(), cc: Some(QuicCc::OliaSbd), sbd_inputs: inputs.clone(), ..Default::default() };
+        let fr = FlowReport { name: "mpquic".into(), cc: Some(QuicCc::MptcpSbd), sbd_inputs: inputs.clone(), ..Default::default() };
         let report = Report { times: vec![0.1], flows: vec![fr], links: Vec::new(), window: (0.0, 0.0) };
         let file = std::env::temp_dir().join(format!("pathpool-report-{}.json", std::process::id()));
         std::fs::write(&file, to_json(&report).to_string()).unwrap();
         let (_, back) = read_report(&file).unwrap();
         let _ = std::fs::remove_file(&file);
         assert_eq!(back.sbd_inputs, inputs);
-        assert_eq!(back.cc, Some(QuicCc::OliaSbd));
+        assert_eq!(back.cc, Some(QuicCc::MptcpSbd));
     }
 }

@@ -20,10 +20,8 @@ pub struct RunArgs {
     /// Override a value of the file by dotted path, e.g. links.bottleneck.rate=50Mbps (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Congestion control of every multipath connection: uncoupled, uncoupled-cubic,
-    /// fully-coupled, linked-increases, lia, olia, balia, wvegas, mptcp-sbd,
-    /// mptcp-sbd-pairwise, ssc-lia or tr-lia.
-    #[arg(long, value_name = "NAME")]
+    /// Congestion control of every multipath connection (docs/schemes.md).
+    #[arg(long, value_name = "NAME", value_parser = crate::scheme_arg::SchemeArg(pathpool_cc::Backend::Sim))]
     pub cc: Option<String>,
     /// Also write packet captures into DIR: one pcap per host of a TCP flow, as tcpdump on
     /// that host would (docs/pcap.md; read them with `pathpool detect --pcap`).

@@ -91,3 +91,19 @@ pub fn assert_verdict(report: &str, paper: &str, claims: usize, first_section: &
         assert!(r[4] != "differs" || r[5].trim_end_matches(" |").len() > 20, "a differing claim says why: {r:?}");
     }
 }
+
+/// Keeps the part of doc `path` (from the repository's top) between `begin` and `end` equal to
+/// `body`: writes it with PATHPOOL_WRITE_DOCS set, otherwise fails naming `command`, which
+/// writes it.
+pub fn doc_section(path: &str, begin: &str, end: &str, body: &str, command: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    let doc = std::fs::read_to_string(&path).unwrap_or_default();
+    let (head, rest) = doc.split_once(begin).unwrap_or((&doc, ""));
+    let tail = rest.split_once(end).map_or("", |(_, t)| t);
+    let fresh = format!("{head}{begin}{body}{end}{tail}");
+    if std::env::var_os("PATHPOOL_WRITE_DOCS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+    } else {
+        assert!(doc == fresh, "{} is out of date: {command}", path.display());
+    }
+}

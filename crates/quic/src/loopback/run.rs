@@ -36,9 +36,9 @@ pub struct FlowReport {
     pub srtt_ms: Vec<Vec<f64>>,
     /// Per path, per probe: bytes the path carried through its bottleneck so far.
     pub path_bytes: Vec<Vec<u64>>,
-    /// The shared bottleneck detector's decisions (olia-sbd only).
+    /// The shared bottleneck detector's decisions (mptcp-sbd only).
     pub decisions: Vec<SbdDecision>,
-    /// The shared bottleneck detector's inputs (olia-sbd only; at most [`RECORD_INPUTS`]).
+    /// The shared bottleneck detector's inputs (mptcp-sbd only; at most [`RECORD_INPUTS`]).
     pub sbd_inputs: Vec<SbdInput>,
     /// The ACK delays noq subtracted from the RTT samples, over all paths (as last probed).
     pub ack_delay: AckDelayStats,

@@ -143,11 +143,11 @@ fn has_sim_keys(summary: &std::collections::BTreeMap<String, serde_json::Value>,
     Err(TestbedError(format!("'{}' lacks keys the simulator writes: {missing:?}", file.display())))
 }
 
-/// Whether a planned run has an MPTCP flow on pathpool_sbd: MPTCP-SBD, whose subflow groups
-/// come from the SBD daemon. Without the daemon pathpool_sbd keeps every subflow in one
+/// Whether a planned run has an MPTCP flow on pp_mptcp_sbd: MPTCP-SBD, whose subflow groups
+/// come from the SBD daemon. Without the daemon pp_mptcp_sbd keeps every subflow in one
 /// group, which is coupled OLIA, not MPTCP-SBD.
 pub fn uses_sbd(plan: &crate::plan::Plan) -> bool {
-    plan.flows.iter().any(|f| matches!(&f.spec, crate::support::Checked::Mptcp { tcp, .. } if tcp.cc == pathpool_kernel::CONTROLLERS[3]))
+    plan.flows.iter().any(|f| matches!(&f.spec, crate::support::Checked::Mptcp { tcp, .. } if tcp.cc == pathpool_kernel::sbd_controller()))
 }
 
 /// From the SBD daemon's log: decisions that put every subflow in a group of its own, that
@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn the_daemons_decisions_are_counted_as_the_measuring_script_counts_them() {
-        let log = "t=1.0 sbd daemon: reading RTT samples of pathpool_sbd subflows\n\
+        let log = "t=1.0 sbd daemon: reading RTT samples of pp_mptcp_sbd subflows\n\
                    t=2.0 token 1a9f4c03 decision sf1:1 sf2:2\n\
                    t=2.0 token 1a9f4c03 groups changed: none -> sf1:1 sf2:2\n\
                    t=3.0 token 1a9f4c03 decision sf1:1 sf2:1\n\
