@@ -63,6 +63,7 @@
 pub mod change;
 mod clock_skew;
 pub mod correlation;
+mod detector;
 mod filter;
 mod grouping;
 mod observation;
@@ -75,6 +76,7 @@ mod union_find;
 mod weighted;
 
 pub use clock_skew::SkewEstimator;
+pub use detector::{Detector, FilteredDetector, Step};
 pub use filter::{Decision, DecisionFilter, FilterParams, MergeRule, RESTART_WINDOW};
 pub use grouping::{FlowStats, Grouper};
 pub use observation::{canonicalize, Observation, NOT_BOTTLENECKED};
