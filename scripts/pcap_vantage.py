@@ -111,7 +111,7 @@ def main():
                 sig = ", ".join(sorted({x for r in rs for x in r["delay"]}))
                 per = ", ".join(f"{r['ok']}/{r['n']}" for r in rs)
                 # The target: each run right in >= 90 % of its decisions, or the tool's answer for
-                # the connection is "cannot tell" (summary.json; crates/cli/src/cmd/detect_verdict.rs).
+                # the connection is "cannot tell" (summary.json; crates/detect/src/verdict.rs).
                 unsettled = [s for s, r in zip(seeds, rs) if not r["answer"]["settled"]]
                 confident_low = [s for s, r, x in zip(seeds, rs, shares) if x < TARGET and r["answer"]["settled"]]
                 told = ", ".join(f"seed {s}" for s in unsettled) or "none"

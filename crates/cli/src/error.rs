@@ -36,6 +36,15 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
+impl From<pathpool_detect::Error> for CliError {
+    fn from(e: pathpool_detect::Error) -> Self {
+        match e {
+            pathpool_detect::Error::Usage(m) => CliError::Usage(m),
+            pathpool_detect::Error::Runtime(m) => CliError::Runtime(m),
+        }
+    }
+}
+
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::Runtime(e.to_string())

@@ -4,8 +4,7 @@
 //! is refused before any work.
 
 use crate::error::CliError;
-use pathpool_reproduce::out_folder::{input_inside, OutFolder};
-use pathpool_reproduce::out_lock::Wait;
+use pathpool_reproduce::out_folder::OutFolder;
 use std::path::{Path, PathBuf};
 
 pub struct OutDir {
@@ -21,15 +20,7 @@ impl OutDir {
     /// As `create`, refusing a folder that holds one of `inputs`: the run would replace the
     /// files it reads.
     pub fn create_reading(flag: &str, path: &Path, inputs: &[&Path]) -> Result<OutDir, CliError> {
-        if let Some(input) = input_inside(path, inputs) {
-            return Err(CliError::usage(format!(
-                "{flag}: '{}' holds the input '{}', which this run would replace; write into another folder",
-                path.display(),
-                input.display()
-            )));
-        }
-        let folder = OutFolder::open(flag, path, Wait::Refuse, &[]).map_err(CliError::usage)?;
-        Ok(OutDir { folder })
+        Ok(OutDir { folder: OutFolder::open_reading(flag, path, inputs).map_err(CliError::usage)? })
     }
 
     /// Where the command writes (the staging folder until `finish`).

@@ -1,7 +1,8 @@
 //! The crate dependency rules of docs/architecture.md hold: the table there is the
 //! workspace's resolved dependency graph as `cargo metadata` reports it (every feature on,
 //! so a dependency behind a feature counts), the algorithm crates depend on no other
-//! pathpool crate, and the backends do not depend on each other.
+//! pathpool crate, the backends do not depend on each other, and no crate compiles another's
+//! files through `#[path]` (an edge Cargo and the table cannot see).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -94,4 +95,59 @@ fn algorithms_stand_alone_and_backends_do_not_use_each_other() {
             assert!(!declared[b].contains(*other), "{b} depends on {other}");
         }
     }
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `a/b/../c` -> `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The file a `#[path = "..."]` attribute names, relative to the folder of the file it is in.
+fn path_attributes(file: &Path) -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("#[path"))
+        .filter_map(|rest| rest.split('"').nth(1))
+        .map(|target| normalize(&file.parent().unwrap().join(target)))
+        .collect()
+}
+
+#[test]
+fn no_crate_compiles_files_of_another() {
+    let root = normalize(&root());
+    let mut outside = Vec::new();
+    for krate in std::fs::read_dir(root.join("crates")).unwrap().flatten().map(|e| e.path()).filter(|p| p.join("Cargo.toml").exists()) {
+        let mut files = Vec::new();
+        rust_files(&krate, &mut files);
+        for file in files {
+            for target in path_attributes(&file) {
+                if !target.starts_with(&krate) {
+                    outside.push(format!("{} -> {}", file.strip_prefix(&root).unwrap().display(), target.strip_prefix(&root).unwrap_or(&target).display()));
+                }
+            }
+        }
+    }
+    assert!(outside.is_empty(), "#[path] reaching outside its crate (make the code a library crate and depend on it): {outside:#?}");
 }

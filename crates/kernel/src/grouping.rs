@@ -7,7 +7,7 @@
 //! "The SBD daemon").
 
 use crate::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
-use pathpool_sbd::{canonicalize, DecisionFilter, FilterParams, Observation, Rfc8382Detector, SbdParams, NOT_BOTTLENECKED};
+use pathpool_sbd::{canonicalize, Detector, FilterParams, FilteredDetector, Observation, Rfc8382Detector, SbdParams, NOT_BOTTLENECKED};
 use std::collections::BTreeMap;
 
 /// Linux MPTCP's subflow limit: the detector's flow slots per connection.
@@ -38,15 +38,27 @@ pub enum Outcome {
 
 struct Conn {
     ids: Vec<u32>,
-    det: Rfc8382Detector,
-    filter: DecisionFilter,
+    /// The comparison test's groups through S0's decision filter.
+    sbd: FilteredDetector<Compared>,
     groups: Option<Vec<(u32, u32)>>,
     last_ns: u64,
+}
+
+/// The daemon's detector: per RFC 8382 interval, the bottleneck test of pathpool-sbd's
+/// detector, then the comparison test on every pair of bottlenecked subflows; an interval
+/// without evidence makes no observation (an abstention).
+struct Compared {
+    det: Rfc8382Detector,
+    /// Slots holding a subflow (the connection's subflows so far).
+    slots: usize,
     /// Each slot's RTT in bins since `origin_ns` (the first sample), for the comparison test.
     bins: Vec<Bins>,
     origin_ns: u64,
     /// Intervals in a row without evidence for every pair of bottlenecked subflows.
     abstained: u64,
+    /// Abstention counts at each decision window's worth in a row, not yet reported.
+    not_yet: Vec<u64>,
+    tested: Observation,
     scratch: Vec<u32>,
 }
 
@@ -71,14 +83,9 @@ impl ConnGroups {
         let params = &self.params;
         let c = self.conns.entry(token).or_insert_with(|| Conn {
             ids: Vec::new(),
-            det: Rfc8382Detector::new(params.clone(), SLOTS),
-            filter: DecisionFilter::new(FilterParams::default(), SLOTS),
+            sbd: FilteredDetector::new(Compared::new(params, ts_ns), FilterParams::default()),
             groups: None,
             last_ns: 0,
-            bins: vec![Bins::default(); SLOTS],
-            origin_ns: ts_ns,
-            abstained: 0,
-            scratch: vec![0; SLOTS + 1],
         });
         let slot = match c.ids.iter().position(|&x| x == subflow) {
             Some(s) => s,
@@ -91,15 +98,17 @@ impl ConnGroups {
         // Samples of different CPUs may arrive slightly out of order: time never goes back.
         let now = ts_ns.max(c.last_ns);
         c.last_ns = now;
-        while let Some(obs) = c.det.poll(now) {
-            let obs = obs.clone();
-            c.on_interval(token, &obs, out);
+        c.sbd.detector_mut().slots = c.ids.len();
+        while let Some(step) = c.sbd.poll(now) {
+            // The abstentions came before the interval that was tested.
+            c.report_not_yet(token, out);
+            if step.decided {
+                let groups: Vec<(u32, u32)> = c.ids.iter().copied().zip(c.sbd.decision().groups.iter().copied()).collect();
+                out.push(Outcome::Decision(GroupDecision { token, groups: groups.clone(), previous: c.groups.replace(groups) }));
+            }
         }
-        c.det.on_owd_sample(slot, now, i64::from(rtt_us) * 1000);
-        // Binned by the segment's send time (ACK time - RTT): the queue was crossed soon after
-        // it, while the ACK time adds each subflow's own delay after the bottleneck and back.
-        let sent = now.saturating_sub(u64::from(rtt_us) * 1000).max(c.origin_ns);
-        c.bins[slot].add((sent - c.origin_ns) / BIN_NS, f64::from(rtt_us));
+        c.report_not_yet(token, out);
+        c.sbd.on_delay(slot, now, i64::from(rtt_us) * 1000);
     }
 
     /// Forgets the connections for which `ended(token, last sample time)` holds; returns them.
@@ -121,13 +130,32 @@ impl ConnGroups {
 }
 
 impl Conn {
-    /// One closed RFC 8382 interval: its bottleneck test, the comparison test on every pair of
-    /// bottlenecked subflows, and the filter; or an abstention.
-    fn on_interval(&mut self, token: u32, obs: &Observation, out: &mut Vec<Outcome>) {
+    fn report_not_yet(&mut self, token: u32, out: &mut Vec<Outcome>) {
+        out.extend(self.sbd.detector_mut().not_yet.drain(..).map(|intervals| Outcome::NotYet { token, intervals }));
+    }
+}
+
+impl Compared {
+    fn new(params: &SbdParams, origin_ns: u64) -> Self {
+        Compared {
+            det: Rfc8382Detector::new(params.clone(), SLOTS),
+            slots: 0,
+            bins: vec![Bins::default(); SLOTS],
+            origin_ns,
+            abstained: 0,
+            not_yet: Vec::new(),
+            tested: Observation::new(SLOTS),
+            scratch: vec![0; SLOTS + 1],
+        }
+    }
+
+    /// One closed RFC 8382 interval: its bottleneck test and the comparison test on every
+    /// pair of bottlenecked subflows; false for an abstention.
+    fn on_interval(&mut self, obs: &Observation) -> bool {
         // The test's window ends one interval before this one's end: segments sent in it have
         // been acknowledged by now (RTT < T = 350 ms; a longer RTT thins its newest bins).
         let end = (obs.time_ns.saturating_sub(self.origin_ns) / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
-        let n = self.ids.len();
+        let n = self.slots;
         let bottlenecked: Vec<usize> = (0..n).filter(|&i| obs.groups[i] != NOT_BOTTLENECKED).collect();
         // RFC 8382's skew_est is a statistic of N intervals (§3.2): before N have closed it is
         // mostly the slow start's rising RTT, which reads as "not bottlenecked" (S0's code
@@ -151,16 +179,51 @@ impl Conn {
         if !evidence {
             self.abstained += 1;
             if self.abstained % FilterParams::default().window as u64 == 0 {
-                out.push(Outcome::NotYet { token, intervals: self.abstained });
+                self.not_yet.push(self.abstained);
             }
-            return;
+            return false;
         }
         self.abstained = 0;
         canonicalize(&mut labels, &mut self.scratch);
-        let tested = Observation { time_ns: obs.time_ns, groups: labels };
-        if let Some(d) = self.filter.push(&tested) {
-            let groups: Vec<(u32, u32)> = self.ids.iter().copied().zip(d.groups.iter().copied()).collect();
-            out.push(Outcome::Decision(GroupDecision { token, groups: groups.clone(), previous: self.groups.replace(groups) }));
+        self.tested = Observation { time_ns: obs.time_ns, groups: labels };
+        true
+    }
+}
+
+impl Detector for Compared {
+    fn n_flows(&self) -> usize {
+        SLOTS
+    }
+    fn on_delay(&mut self, slot: usize, now_ns: u64, rtt_ns: i64) {
+        self.det.on_owd_sample(slot, now_ns, rtt_ns);
+        // Binned by the segment's send time (ACK time - RTT): the queue was crossed soon after
+        // it, while the ACK time adds each subflow's own delay after the bottleneck and back.
+        let sent = now_ns.saturating_sub(rtt_ns as u64).max(self.origin_ns);
+        self.bins[slot].add((sent - self.origin_ns) / BIN_NS, (rtt_ns / 1000) as f64);
+    }
+    fn on_loss(&mut self, slot: usize, now_ns: u64) {
+        self.det.on_loss(slot, now_ns);
+    }
+    fn on_unsampled(&mut self, slot: usize, now_ns: u64) {
+        self.det.on_unsampled_packet(slot, now_ns);
+    }
+    /// The next tested interval due by `now_ns`; the abstained ones before it are counted.
+    fn poll(&mut self, now_ns: u64) -> Option<&Observation> {
+        while let Some(obs) = self.det.poll(now_ns) {
+            let obs = obs.clone();
+            if self.on_interval(&obs) {
+                return Some(&self.tested);
+            }
         }
+        None
+    }
+    fn last_observation(&self) -> &Observation {
+        &self.tested
+    }
+    fn memory_restarts(&self) -> u64 {
+        self.det.memory_restarts()
+    }
+    fn evaluations(&self) -> u64 {
+        self.det.intervals_closed()
     }
 }

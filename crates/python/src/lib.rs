@@ -1,6 +1,7 @@
 //! pathpool's Python extension, `pathpool._pathpool`: a thin layer over the crates the CLI
 //! uses. Scenarios are loaded, run and written by `pathpool-scenario` exactly as `pathpool
-//! run` does, reproductions by `pathpool-reproduce` as `pathpool reproduce` does; this crate
+//! run` does, reproductions by `pathpool-reproduce` as `pathpool reproduce` does, detection by
+//! `pathpool-detect` as `pathpool detect` does; this crate
 //! only converts arguments, releases the GIL while the simulator runs, and turns errors into
 //! Python exceptions with the CLI's message. The Python API is in python/pathpool/.
 //!
@@ -8,17 +9,9 @@
 #![cfg(feature = "python")]
 
 mod capture;
-mod cmd;
 mod convert;
 mod detect;
 mod grouping;
-// The CLI's error and output-folder types, for its `detect` command (src/detect.rs).
-#[path = "../../cli/src/error.rs"]
-#[allow(dead_code)]
-mod error;
-#[path = "../../cli/src/outdir.rs"]
-#[allow(dead_code)]
-mod outdir;
 mod paper;
 mod scenario;
 mod units;

@@ -3,8 +3,8 @@
 //! write the output folder or return the summary.
 
 use crate::convert::{self, DICT_NAME};
-use crate::outdir::OutDir;
 use crate::ScenarioError;
+use pathpool_reproduce::out_folder::OutFolder;
 use pathpool_scenario::progress::Progress;
 use pathpool_scenario::{load, load_str, mptcp, output, simulate, summary, Loaded};
 use pyo3::exceptions::PyRuntimeError;
@@ -100,10 +100,10 @@ fn with_loaded<T: Send>(
 pub fn run(py: Python<'_>, scenario: &Bound<'_, PyAny>, out: PathBuf, overrides: Vec<String>, seed: Option<u64>, cc: Option<String>, name: Option<String>) -> PyResult<String> {
     with_loaded(py, scenario, name, overrides, seed, cc, |l| {
         // As the CLI's --out: the files replace an earlier run's only once this one finished.
-        let dir = OutDir::create("out", &out).map_err(|e| Failed::Scenario(e.to_string()))?;
+        let dir = OutFolder::open_reading("out", &out, &[]).map_err(Failed::Scenario)?;
         let outcome = simulate(l, &Progress::hidden()).map_err(|e| Failed::Scenario(e.to_string()))?;
         let s = output::write_all(dir.path(), &outcome).map_err(|e| Failed::Run(format!("out: writing into '{}': {e}", out.display())))?;
-        dir.finish().map_err(|e| Failed::Run(e.to_string()))?;
+        dir.finish().map_err(Failed::Run)?;
         Ok(summary::to_json(&s))
     })
 }

@@ -8,7 +8,7 @@
 //! (docs/quic.md measured it); paths whose delays do not move together are apart.
 
 use pathpool_cc::SubflowSet;
-use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
+use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 /// Sample thinning per path, at MPTCP-SBD's spacing (`sysctl_mptcp_sbd_sample_spacing`, the
 /// simulator's default): one sample per 5 ms slot. MPTCP-SBD takes a slot's first sample;
@@ -64,8 +64,8 @@ pub enum SbdInput {
 
 #[derive(Debug)]
 pub(crate) struct SbdCoupler {
-    detector: Rfc8382Detector,
-    filter: DecisionFilter,
+    /// The detector and S0's decision filter, restarted with its memory.
+    sbd: FilteredDetector<Rfc8382Detector>,
     /// Per path: the 5 ms slot being filled and its smallest RTT sample so far.
     slot_min: Vec<Option<(u64, u64)>>,
     decisions: Vec<SbdDecision>,
@@ -74,8 +74,6 @@ pub(crate) struct SbdCoupler {
     /// The detector's inputs, when recording (at most `record_cap`, the first ones).
     inputs: Vec<SbdInput>,
     record_cap: usize,
-    /// The detector's memory restarts already passed on to the filter.
-    restarts: u64,
 }
 
 /// Most decisions kept for [`crate::CoupledFactory::decisions`] (one per 3.5 s: a day's worth
@@ -86,14 +84,12 @@ impl SbdCoupler {
     pub fn new(n: usize) -> Self {
         let params = detector_params();
         SbdCoupler {
-            detector: Rfc8382Detector::new(params, n),
-            filter: DecisionFilter::new(FilterParams::default(), n),
+            sbd: FilteredDetector::new(Rfc8382Detector::new(params, n), FilterParams::default()),
             slot_min: vec![None; n],
             decisions: Vec::new(),
             observations: 0,
             inputs: Vec::new(),
             record_cap: 0,
-            restarts: 0,
         }
     }
 
@@ -116,17 +112,10 @@ impl SbdCoupler {
     /// was made.
     fn poll(&mut self, now: u64, usable: SubflowSet) -> Option<Vec<SubflowSet>> {
         let mut fresh = None;
-        while self.detector.poll(now).is_some() {
+        while let Some(step) = self.sbd.poll(now) {
             self.observations += 1;
-            if self.detector.memory_restarts() != self.restarts {
-                // The change detector restarted the statistics (`SbdParams::change_detect`):
-                // the filter forgets the old bottleneck's observations too, as in
-                // `pathpool_sbd::replay`.
-                self.restarts = self.detector.memory_restarts();
-                self.filter.restart();
-            }
-            if let Some(d) = self.filter.push(self.detector.last_observation()) {
-                fresh = Some(d.groups.clone());
+            if step.decided {
+                fresh = Some(self.sbd.decision().groups.clone());
             }
         }
         let groups = fresh?;
@@ -146,13 +135,13 @@ impl SbdCoupler {
         match self.slot_min[slot] {
             Some((s, least)) if s == slot_no => {
                 self.slot_min[slot] = Some((s, least.min(rtt)));
-                self.detector.on_unsampled_packet(slot, now);
+                self.sbd.on_unsampled(slot, now);
                 self.record(SbdInput::Unsampled { slot, time_ns: now });
             }
             previous => {
                 // A new slot: the previous slot's smallest sample is the path's sample.
                 if let Some((_, least)) = previous {
-                    self.detector.on_owd_sample(slot, now, least as i64);
+                    self.sbd.on_delay(slot, now, least as i64);
                     self.record(SbdInput::Sample { slot, time_ns: now, rtt_ns: least });
                 }
                 self.slot_min[slot] = Some((slot_no, rtt));
@@ -163,7 +152,7 @@ impl SbdCoupler {
 
     pub fn on_loss(&mut self, slot: usize, now: u64, usable: SubflowSet) -> Option<Vec<SubflowSet>> {
         let sets = self.poll(now, usable);
-        self.detector.on_loss(slot, now);
+        self.sbd.on_loss(slot, now);
         self.record(SbdInput::Loss { slot, time_ns: now });
         sets
     }

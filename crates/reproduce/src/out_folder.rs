@@ -93,6 +93,20 @@ impl OutFolder {
         Ok(OutFolder { flag: flag.to_string(), target: path.to_path_buf(), staging, keep, created, finished: false, _lock: held })
     }
 
+    /// Opens `path` for a run that reads `inputs`, as a command's `--out` is: a folder holding
+    /// one of them is refused (the run would replace the files it reads), and so is a folder
+    /// another run is writing into.
+    pub fn open_reading(flag: &str, path: &Path, inputs: &[&Path]) -> Result<OutFolder, String> {
+        if let Some(input) = input_inside(path, inputs) {
+            return Err(format!(
+                "{flag}: '{}' holds the input '{}', which this run would replace; write into another folder",
+                path.display(),
+                input.display()
+            ));
+        }
+        OutFolder::open(flag, path, Wait::Refuse, &[])
+    }
+
     /// Where this run writes its files until `finish`.
     pub fn path(&self) -> &Path {
         &self.staging

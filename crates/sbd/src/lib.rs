@@ -17,27 +17,30 @@
 //! * [`DecisionFilter`]: MPTCP-SBD's filter ([S0] §III-B): one [`Decision`] per 10
 //!   observations, flows together in at least 5 of them are grouped.
 //! * [`TrendLineDetector`]: trend-line regression on RTT ([S2] §4.3), every 5 s.
+//! * [`Detector`]: the interface over the detectors; [`FilteredDetector`]: a detector and its
+//!   decision filter, restarted with the detector's memory: the one loop the simulator, QUIC,
+//!   the kernel daemon, captures and replays all run (docs/sbd.md, "One filtered detector").
 //!
 //! All produce an [`Observation`]: at an evaluation time, a group id per flow; 0 means "not
 //! traversing a bottleneck", equal non-zero ids mean "sharing one". Ids are canonical (1, 2, ..
 //! in order of each group's lowest flow index).
 //!
 //! ```
-//! use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams};
-//! let mut det = Rfc8382Detector::new(SbdParams::mptcp_sbd(), 2);
-//! let mut filter = DecisionFilter::new(FilterParams::default(), 2);
+//! use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams};
+//! let mut sbd = FilteredDetector::new(Rfc8382Detector::new(SbdParams::mptcp_sbd(), 2), FilterParams::default());
 //! for i in 0..20_000u64 {
 //!     let now = i * 1_000_000; // one sample per flow per ms
-//!     while let Some(obs) = det.poll(now) {
-//!         if let Some(decision) = filter.push(obs) {
-//!             let _groups: &[u32] = &decision.groups;
+//!     while let Some(step) = sbd.poll(now) {
+//!         let _observed: &[u32] = &sbd.observation().groups;
+//!         if step.decided {
+//!             let _groups: &[u32] = &sbd.decision().groups;
 //!         }
 //!     }
 //!     for flow in 0..2 {
-//!         det.on_owd_sample(flow, now, 20_000_000 + (i % 97) as i64 * 10_000);
+//!         sbd.on_delay(flow, now, 20_000_000 + (i % 97) as i64 * 10_000);
 //!     }
 //! }
-//! assert!(det.intervals_closed() > 50);
+//! assert!(sbd.detector().intervals_closed() > 50);
 //! ```
 //!
 //! # API summary
@@ -51,6 +54,7 @@
 //! | `flow_stats() -> &[FlowStats]` | skew_est, var_est, freq_est, pkt_loss, bottlenecked after the last interval |
 //! | `DecisionFilter::new(FilterParams, n_flows)`, `push(&Observation) -> Option<&Decision>`, `current()` | decisions stay valid until the next |
 //! | `TrendLineDetector::new(TrendParams, n_flows)`, `on_rtt_sample(flow, now_ns, rtt_ns)`, `poll(now_ns)`, `fits()` | TR |
+//! | `FilteredDetector::new(detector, FilterParams)`, `on_delay`/`on_loss`/`on_unsampled`, `poll(now_ns) -> Option<Step>`, `observation()`, `decision()` | any [`Detector`] through the decision filter; `Step` says whether the filter restarted and whether it decided |
 //!
 //! `now_ns` must not decrease. If samples cross several interval ends between two polls,
 //! only the newest observation is kept ([`Rfc8382Detector::observations_skipped`] counts the
@@ -63,6 +67,7 @@
 pub mod change;
 mod clock_skew;
 pub mod correlation;
+mod detector;
 mod filter;
 mod grouping;
 mod observation;
@@ -75,6 +80,7 @@ mod union_find;
 mod weighted;
 
 pub use clock_skew::SkewEstimator;
+pub use detector::{Detector, FilteredDetector, Step};
 pub use filter::{Decision, DecisionFilter, FilterParams, MergeRule, RESTART_WINDOW};
 pub use grouping::{FlowStats, Grouper};
 pub use observation::{canonicalize, Observation, NOT_BOTTLENECKED};

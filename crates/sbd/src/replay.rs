@@ -3,7 +3,8 @@
 //! every observation and decision. Used by the command line and the validation; it allocates
 //! freely (it is not a per-packet path).
 
-use crate::filter::{DecisionFilter, FilterParams};
+use crate::detector::{Detector, FilteredDetector};
+use crate::filter::FilterParams;
 use crate::observation::Observation;
 use crate::params::SbdParams;
 use crate::rfc8382::Rfc8382Detector;
@@ -33,14 +34,15 @@ pub struct Replay {
     pub evaluations: u64,
 }
 
-/// An RFC 8382 detector and its decision filter (restarted with the detector's memory) fed one
-/// event at a time, for inputs too large to hold as an event list (packet captures).
-pub struct Rfc8382Replay {
-    det: Rfc8382Detector,
-    filt: DecisionFilter,
-    restarts: u64,
+/// A detector and its decision filter ([`FilteredDetector`]) fed one event at a time, for
+/// inputs too large to hold as an event list (packet captures).
+pub struct FilteredReplay<D> {
+    sbd: FilteredDetector<D>,
     out: Replay,
 }
+
+/// The RFC 8382 detector's replay.
+pub type Rfc8382Replay = FilteredReplay<Rfc8382Detector>;
 
 /// Flows one replay analyses at most: the decision filter and the change test keep state per
 /// pair of flows (n x n entries, [`PAIR_BYTES`] each), 200 MB at this many.
@@ -64,38 +66,39 @@ pub fn check_flows(n_flows: usize) -> Result<(), String> {
 
 impl Rfc8382Replay {
     pub fn new(params: SbdParams, filter: FilterParams, n_flows: usize) -> Self {
-        Rfc8382Replay { det: Rfc8382Detector::new(params, n_flows), filt: DecisionFilter::new(filter, n_flows), restarts: 0, out: Replay::default() }
+        FilteredReplay::of(Rfc8382Detector::new(params, n_flows), filter)
+    }
+}
+
+impl<D: Detector> FilteredReplay<D> {
+    pub fn of(detector: D, filter: FilterParams) -> Self {
+        FilteredReplay { sbd: FilteredDetector::new(detector, filter), out: Replay::default() }
     }
 
-    /// Closes the intervals that end by `now_ns`; called before each event of time `now_ns`.
+    /// Runs the evaluations that end by `now_ns`; called before each event of time `now_ns`.
     fn advance(&mut self, now_ns: u64) {
-        while let Some(o) = self.det.poll(now_ns) {
-            self.out.observations.push(o.clone());
-            if self.det.memory_restarts() != self.restarts {
-                // The change detector restarted the detector's memory (`SbdParams::change_detect`).
-                self.restarts = self.det.memory_restarts();
-                self.filt.restart();
-            }
-            if let Some(d) = self.filt.push(self.out.observations.last().expect("just pushed")) {
-                self.out.decisions.push(d.clone());
+        while let Some(step) = self.sbd.poll(now_ns) {
+            self.out.observations.push(self.sbd.observation().clone());
+            if step.decided {
+                self.out.decisions.push(self.sbd.decision().clone());
             }
         }
     }
 
     pub fn owd(&mut self, flow: usize, now_ns: u64, owd_ns: i64) {
         self.advance(now_ns);
-        self.det.on_owd_sample(flow, now_ns, owd_ns);
+        self.sbd.on_delay(flow, now_ns, owd_ns);
     }
 
     pub fn loss(&mut self, flow: usize, now_ns: u64) {
         self.advance(now_ns);
-        self.det.on_loss(flow, now_ns);
+        self.sbd.on_loss(flow, now_ns);
     }
 
     /// A packet that was thinned out (MPTCP-SBD's sample spacing): counted, not sampled.
     pub fn unsampled(&mut self, flow: usize, now_ns: u64) {
         self.advance(now_ns);
-        self.det.on_unsampled_packet(flow, now_ns);
+        self.sbd.on_unsampled(flow, now_ns);
     }
 
     pub fn observations(&self) -> usize {
@@ -104,7 +107,7 @@ impl Rfc8382Replay {
 
     /// The last interval is closed only if the input reached its end.
     pub fn finish(mut self) -> Replay {
-        self.out.evaluations = self.det.intervals_closed();
+        self.out.evaluations = self.sbd.detector().evaluations();
         self.out
     }
 }

@@ -197,6 +197,11 @@ impl TrendLineDetector {
         self.evaluations
     }
 
+    /// The last observation made (before any: all zeros at time 0).
+    pub fn last_observation(&self) -> &Observation {
+        &self.obs
+    }
+
     fn evaluate(&mut self) {
         for (flow, buf) in self.flows.iter_mut().enumerate() {
             self.fits[flow] = fit_window(&buf.t_ms, &buf.y_ms, &self.p, &mut self.runs);

@@ -5,11 +5,8 @@ mod window_flags;
 pub mod windowsim;
 pub mod bench;
 pub mod detect;
-mod detect_pcap;
-mod detect_support;
-mod detect_truth;
-mod detect_verdict;
-mod trace_csv;
+#[cfg(test)]
+mod detect_tests;
 pub mod tracegen;
 pub mod run;
 pub mod reproduce;

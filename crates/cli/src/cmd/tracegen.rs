@@ -4,7 +4,6 @@
 use std::io::Write as _;
 use crate::error::CliError;
 use crate::outdir::OutDir;
-use super::trace_csv::cannot_write;
 use pathpool_trace::csv::RowWriter;
 use pathpool_trace::gen::{generate_into, RowSink, TraceConfig};
 use pathpool_trace::{OwdRow, RttRow};
@@ -56,6 +55,11 @@ pub struct TracegenArgs {
     /// with what drew it (truth.json).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// A trace file that cannot be written: worded as detect's outputs are.
+fn cannot_write(path: &std::path::Path, e: impl std::fmt::Display) -> CliError {
+    pathpool_detect::trace_csv::cannot_write(path, e).into()
 }
 
 pub fn run(a: TracegenArgs) -> Result<(), CliError> {

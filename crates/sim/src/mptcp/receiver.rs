@@ -2,7 +2,7 @@
 //! the shared bottleneck detector whose decisions go back on ACKs (S0 §III; algorithms.md
 //! §7.1-§7.4).
 
-use pathpool_sbd::{DecisionFilter, FilterParams, Observation, PairFilter, Rfc8382Detector, SbdParams, PAIR_CORR_MIN};
+use pathpool_sbd::{FilterParams, FilteredDetector, Observation, PairFilter, Rfc8382Detector, SbdParams, PAIR_CORR_MIN};
 
 use super::config::{ReceiverReport, SbdPolicy};
 use super::options::{next_epoch, relative_owd_us, MpGroup, SbdOption, GROUP_NOT_CONGESTED};
@@ -17,13 +17,11 @@ pub struct GroupingRecord {
 }
 
 pub(crate) struct SbdReceiver {
-    detector: Rfc8382Detector,
-    filter: DecisionFilter,
+    /// The detector and S0's decision filter, restarted with its memory.
+    sbd: FilteredDetector<Rfc8382Detector>,
     /// `SbdPolicy::pairwise`: the pair relation filtered in step with the decisions.
     pairs: Option<PairFilter>,
     epoch: u8,
-    /// The detector's memory restarts seen so far.
-    restarts: u64,
     /// The current decision as MP_GROUP group values per subflow.
     groups: Vec<u8>,
     /// Round robin over subflows for the next MP_GROUP option.
@@ -50,11 +48,9 @@ impl SbdReceiver {
             detector.enable_pairs(PAIR_CORR_MIN);
         }
         SbdReceiver {
-            detector,
-            filter: DecisionFilter::new(FilterParams::default(), n),
+            sbd: FilteredDetector::new(detector, FilterParams::default()),
             pairs: policy.pairwise.then(|| PairFilter::new(n)),
             epoch: 0,
-            restarts: 0,
             groups: vec![GROUP_NOT_CONGESTED; n],
             next_report: 0,
             thinning: SampleThinning::new(n, policy.sample_spacing),
@@ -74,22 +70,20 @@ impl SbdReceiver {
     /// absorbs).
     pub fn on_timestamp(&mut self, sf: usize, since_start: Time, time_us: u32, loss: bool) {
         let now_ns = to_nanos(since_start);
-        while self.detector.poll(now_ns).is_some() {
-            let obs = self.detector.last_observation();
-            Self::record(obs, since_start, &mut self.observations);
-            if self.detector.memory_restarts() != self.restarts {
-                // The detector restarted its memory: the observations in the filter's window
-                // describe the old bottleneck.
-                self.restarts = self.detector.memory_restarts();
-                self.filter.restart();
-                if let Some(p) = &mut self.pairs {
+        while let Some(step) = self.sbd.poll(now_ns) {
+            Self::record(self.sbd.observation(), since_start, &mut self.observations);
+            if let Some(p) = &mut self.pairs {
+                if step.restarted {
+                    // The observations in the pair filter's window describe the old
+                    // bottleneck, as the decision filter's do.
                     p.restart();
                 }
+                if let Some(rel) = self.sbd.detector().pair_relation() {
+                    p.push(rel);
+                }
             }
-            if let (Some(p), Some(rel)) = (&mut self.pairs, self.detector.pair_relation()) {
-                p.push(rel);
-            }
-            if let Some(d) = self.filter.push(obs) {
+            if step.decided {
+                let d = self.sbd.decision();
                 Self::record(d, since_start, &mut self.decisions);
                 self.epoch = next_epoch(self.epoch);
                 for (g, &d) in self.groups.iter_mut().zip(&d.groups) {
@@ -100,18 +94,18 @@ impl SbdReceiver {
                     super::pairwise::rows_to_bytes(rel, &mut self.groups);
                     self.pair_decisions.push(GroupingRecord { time: since_start, groups: rel.rows.iter().map(|&r| r as u32).collect() });
                 }
-                report(self.report, self.filter.decisions_made(), &mut self.groups);
+                report(self.report, self.sbd.decisions_made(), &mut self.groups);
             }
         }
         if loss {
-            self.detector.on_loss(sf, now_ns);
+            self.sbd.on_loss(sf, now_ns);
         }
         if !self.take_sample(sf, since_start) {
-            self.detector.on_unsampled_packet(sf, now_ns);
+            self.sbd.on_unsampled(sf, now_ns);
             return;
         }
         let owd_us = relative_owd_us(since_start / 1_000_000, time_us);
-        self.detector.on_owd_sample(sf, now_ns, owd_us as i64 * 1000);
+        self.sbd.on_delay(sf, now_ns, owd_us as i64 * 1000);
     }
 
     fn take_sample(&mut self, sf: usize, since_start: Time) -> bool {

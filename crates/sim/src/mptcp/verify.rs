@@ -14,7 +14,7 @@
 //! flaps between "shared" and "apart" cannot use the sender's occasional wrong decision.
 //! Samples whose ACK the receiver may have delayed are left out (`super::ack_delay`).
 
-use pathpool_sbd::{DecisionFilter, FilterParams, Rfc8382Detector, SbdParams, CORR_MIN};
+use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
 use super::receiver::{GroupingRecord, SampleThinning};
@@ -22,8 +22,8 @@ use super::sender::AckShape;
 use crate::time::{to_nanos, Time};
 
 pub(crate) struct Verifier {
-    detector: Rfc8382Detector,
-    filter: DecisionFilter,
+    /// The detector and S0's decision filter (no change test here: no restarts).
+    sbd: FilteredDetector<Rfc8382Detector>,
     /// The sender's own last two decisions, a group per subflow (0: not congested); None
     /// before the first.
     groups: Option<Vec<u32>>,
@@ -43,8 +43,7 @@ impl Verifier {
     pub fn new(n: usize, spacing: Time) -> Self {
         let params = SbdParams { corr_split: true, corr_min: CORR_MIN, ..SbdParams::mptcp_sbd() };
         Verifier {
-            detector: Rfc8382Detector::new(params, n),
-            filter: DecisionFilter::new(FilterParams::default(), n),
+            sbd: FilteredDetector::new(Rfc8382Detector::new(params, n), FilterParams::default()),
             groups: None,
             previous: None,
             thinning: SampleThinning::new(n, spacing),
@@ -62,23 +61,24 @@ impl Verifier {
         // A sample that may hold the receiver's delayed-ACK wait counts as a packet without
         // one, as a thinned sample does.
         if self.delayed_acks.usable(sf, acked.segments, acked.in_order) && self.thinning.take(sf, since_start) {
-            self.detector.on_owd_sample(sf, now_ns, to_nanos(rtt) as i64);
+            self.sbd.on_delay(sf, now_ns, to_nanos(rtt) as i64);
         } else {
-            self.detector.on_unsampled_packet(sf, now_ns);
+            self.sbd.on_unsampled(sf, now_ns);
         }
         decided
     }
 
     /// A segment of subflow `sf` was retransmitted (a loss, as RFC 8382's pkt_loss counts).
     pub fn on_loss(&mut self, sf: usize, since_start: Time) {
-        self.detector.on_loss(sf, to_nanos(since_start));
+        self.sbd.on_loss(sf, to_nanos(since_start));
     }
 
     fn poll(&mut self, since_start: Time) -> bool {
         let mut decided = false;
-        while let Some(obs) = self.detector.poll(to_nanos(since_start)) {
-            self.observations.push(GroupingRecord { time: since_start, groups: obs.groups.clone() });
-            if let Some(d) = self.filter.push(obs) {
+        while let Some(step) = self.sbd.poll(to_nanos(since_start)) {
+            self.observations.push(GroupingRecord { time: since_start, groups: self.sbd.observation().groups.clone() });
+            if step.decided {
+                let d = self.sbd.decision();
                 self.previous = self.groups.replace(d.groups.clone());
                 self.decisions.push(GroupingRecord { time: since_start, groups: d.groups.clone() });
                 decided = true;

@@ -1,4 +1,4 @@
-//! How many delay samples each decision of `detect --pcap` rests on, and whether that is
+//! How many delay samples each decision on captures rests on, and whether that is
 //! below the detector's own minimum. The RFC 8382 detector's statistics span the last N base
 //! intervals of T (freq_est and pkt_loss; skew_est, var_est and mean_delay the last M <= N,
 //! RFC 8382 §3.2); its correlation test judges a pair only with at least `MIN_COMMON`
@@ -7,7 +7,7 @@
 //! first sample (docs/sbd.md, "Warm-up"). The trend-line detector fits a slope to the samples
 //! of one period and needs `min_points` of them (`TrendParams::min_points`).
 
-use super::detect::Config;
+use crate::config::Config;
 use pathpool_sbd::correlation::MIN_COMMON;
 
 /// The detector's window and minimum, from its configuration.

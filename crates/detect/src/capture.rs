@@ -1,58 +1,24 @@
-//! `pathpool detect --pcap FILE`: shared bottleneck detection on packet captures (pcap or
-//! pcapng; several files are merged in time order). Two streaming passes (crates/pcap): the
+//! Shared bottleneck detection on packet captures (`--pcap FILE`: pcap or pcapng; several
+//! files are merged in time order). Two streaming passes (crates/pcap): the
 //! first finds the TCP connections, groups MPTCP subflows and chooses each subflow's delay
 //! source; the second feeds the samples to the detector. Writes decisions (CSV, JSON), the
 //! observations, a timeline figure and a summary naming the connections and their groups.
 
-use super::detect::{Config, DetectArgs, DetectorKind};
-use super::detect_support::{Ledger, Minimum, Support};
-use super::detect_verdict::{verdict, Verdict};
-use crate::error::CliError;
-use crate::outdir::OutDir;
+use crate::args::{DelayArg, DetectArgs};
+use crate::config::Config;
+use crate::console::Console;
+use crate::error::Error;
+use crate::support::{Ledger, Minimum, Support};
+use crate::verdict::{verdict, Verdict};
 use pathpool_pcap::plan::{self, Method, Plan};
 use pathpool_pcap::{Addr, DelayChoice, Skip, Sink};
 use pathpool_sbd::replay::{Rfc8382Replay, Replay, TrendReplay};
 use pathpool_sbd::Observation;
 use serde_json::{json, Value};
+use crate::write;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum DelayArg {
-    /// One-way delay where the capture shows queueing before it, else round-trip time.
-    #[default]
-    Auto,
-    /// Relative one-way delay from TCP timestamps (capture at or near the receiver).
-    Owd,
-    /// Round-trip time (capture at or near the sender, with its ACKs).
-    Rtt,
-}
-
-#[derive(clap::Args, Debug, Default)]
-pub struct PcapArgs {
-    /// Packet capture (pcap or pcapng; repeatable: the files are merged in time order).
-    #[arg(long = "pcap", value_name = "FILE")]
-    pub files: Vec<PathBuf>,
-    /// Analyse only data sent by this address (default: the direction of each connection
-    /// that carries more payload).
-    #[arg(long, value_name = "ADDR", requires = "files")]
-    pub sender: Option<std::net::IpAddr>,
-    /// Delay source per subflow.
-    #[arg(long, value_enum, default_value_t = DelayArg::Auto, requires = "files")]
-    pub delay: DelayArg,
-    /// Sample thinning: the first delay sample of each slot of this many ms counts (0: every
-    /// packet; MPTCP-SBD's kernel code uses 5).
-    #[arg(long, value_name = "MS", default_value_t = 5.0, requires = "files")]
-    pub sample_spacing_ms: f64,
-    /// Connections with fewer data segments are left out.
-    #[arg(long, value_name = "N", default_value_t = 100, requires = "files")]
-    pub min_packets: u64,
-    /// Keep each subflow's linear drift of the one-way delay (relative clock skew) instead of
-    /// removing it before the statistics.
-    #[arg(long, requires = "files")]
-    pub no_skew_correction: bool,
-}
 
 /// Feeds the samples to the configured detector.
 enum Driver {
@@ -96,18 +62,19 @@ impl Sink for Fed {
     }
 }
 
-fn err(e: pathpool_pcap::CaptureError) -> CliError {
-    CliError::usage(format!("--pcap {e}"))
+fn err(e: pathpool_pcap::CaptureError) -> Error {
+    Error::usage(format!("--pcap {e}"))
 }
 
-pub fn run(args: &DetectArgs) -> Result<(), CliError> {
+/// Runs the detector on the captures of `args.pcap`.
+pub fn run(args: &DetectArgs, console: &mut dyn Console) -> Result<(), Error> {
     let p = &args.pcap;
     if args.input.is_some() {
-        return Err(CliError::usage("--input and --pcap: give one of them (a trace CSV or packet captures)"));
+        return Err(Error::usage("--input and --pcap: give one of them (a trace CSV or packet captures)"));
     }
     let cfg = Config::build(args.detector, &args.params)?;
     if !(p.sample_spacing_ms.is_finite() && (0.0..=10_000.0).contains(&p.sample_spacing_ms)) {
-        return Err(CliError::usage(format!("--sample-spacing-ms: expected 0 to 10000 ms, got {}", p.sample_spacing_ms)));
+        return Err(Error::usage(format!("--sample-spacing-ms: expected 0 to 10000 ms, got {}", p.sample_spacing_ms)));
     }
     let spacing_ns = (p.sample_spacing_ms * 1e6).round() as u64;
     let opts = plan::Options {
@@ -129,25 +96,25 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     let s = &surveyed.survey;
     for (file, cut) in surveyed.files.iter().zip(&surveyed.truncated) {
         if let Some((at, missing)) = cut {
-            eprintln!("pathpool: note: '{file}' ends inside the record at byte {at} ({missing} bytes missing, as when a capture is cut short); that record is ignored");
+            console.note(&format!("'{file}' ends inside the record at byte {at} ({missing} bytes missing, as when a capture is cut short); that record is ignored"));
         }
     }
     let files = surveyed.files.join("', '");
     if s.records == 0 {
-        return Err(CliError::usage(format!("--pcap '{files}': the capture holds no packets")));
+        return Err(Error::usage(format!("--pcap '{files}': the capture holds no packets")));
     }
     let plan = plan::plan(s, &opts);
     if plan.subflows.is_empty() {
-        return Err(CliError::usage(format!("--pcap '{files}': no TCP data flow to analyse: {}", inventory(s, &plan, &opts))));
+        return Err(Error::usage(format!("--pcap '{files}': no TCP data flow to analyse: {}", inventory(s, &plan, &opts))));
     }
     let n = plan.subflows.len();
     if matches!(cfg, Config::Sbd(..)) {
-        pathpool_sbd::replay::check_flows(n).map_err(|e| CliError::usage(format!("--pcap '{files}': {e} (raise --min-packets or give --sender to analyse fewer)")))?;
+        pathpool_sbd::replay::check_flows(n).map_err(|e| Error::usage(format!("--pcap '{files}': {e} (raise --min-packets or give --sender to analyse fewer)")))?;
     }
     let rtt_only = plan.subflows.iter().all(|f| f.method.is_rtt());
     if matches!(cfg, Config::Tr(_)) && !rtt_only {
         let owd: Vec<&str> = plan.subflows.iter().filter(|f| !f.method.is_rtt()).map(|f| f.name.as_str()).collect();
-        return Err(CliError::usage(format!(
+        return Err(Error::usage(format!(
             "--detector tr needs round-trip times, but {} only give one-way delays here (a capture at the receiver side); use --delay rtt with a capture that holds the sender's data and its ACKs",
             owd.join(", ")
         )));
@@ -155,7 +122,7 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     let span_ns = s.last_ns.saturating_sub(plan.origin_ns);
     if span_ns / cfg.step_ns() > 50_000_000 {
         let evaluations = format!("the packets span {:.0} s, {} evaluations; at most 50000000", span_ns as f64 / 1e9, span_ns / cfg.step_ns());
-        return Err(CliError::usage(match surveyed.time_problem() {
+        return Err(Error::usage(match surveyed.time_problem() {
             // Wrong capture times, not a long capture: say what is wrong with them.
             Some(what) => format!("--pcap {what} (so {evaluations})"),
             None => format!("--pcap '{files}': {evaluations}"),
@@ -177,20 +144,20 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
     // Per decision, per subflow: the samples it rests on.
     let support: Vec<Vec<Support>> = replay.decisions.iter().map(|d| (0..n).map(|i| fed.ledger.support(i, d.time_ns)).collect()).collect();
     if replay.observations.is_empty() {
-        return Err(super::detect::too_short(&format!("--pcap '{files}': the analysed flows"), span_ns, &cfg));
+        return Err(cfg.too_short(&format!("--pcap '{files}': the analysed flows"), span_ns));
     }
 
     let inputs: Vec<&std::path::Path> = p.files.iter().map(PathBuf::as_path).collect();
-    let out = OutDir::create_reading("--out", &args.out, &inputs)?;
+    let out = crate::out_folder(&args.out, &inputs)?;
     let names: Vec<String> = plan.subflows.iter().map(|f| f.name.clone()).collect();
-    write_groups(&out.join("observations.csv"), &replay.observations, &plan, None)?;
-    write_groups(&out.join("decisions.csv"), &replay.decisions, &plan, Some(&support))?;
+    write_groups(&out.path().join("observations.csv"), &replay.observations, &plan, None)?;
+    write_groups(&out.path().join("decisions.csv"), &replay.decisions, &plan, Some(&support))?;
     let decisions: Vec<Value> = replay.decisions.iter().map(|d| json!({ "time_s": d.time_ns as f64 / 1e9, "groups": d.groups })).collect();
-    write(&out.join("decisions.json"), &(serde_json::to_string_pretty(&json!({ "subflows": names, "decisions": decisions })).expect("json") + "\n"))?;
+    write(&out.path().join("decisions.json"), &(serde_json::to_string_pretty(&json!({ "subflows": names, "decisions": decisions })).expect("json") + "\n"))?;
     let text = summary_text(args, &surveyed, &plan, &counts, &replay, &support);
-    write(&out.join("summary.txt"), &text)?;
+    write(&out.path().join("summary.txt"), &text)?;
     let summary = json!({
-        "detector": detector_name(args.detector),
+        "detector": args.detector.name(),
         "files": surveyed.files,
         "records": s.records,
         "tcp_segments": s.tcp_segments,
@@ -216,10 +183,10 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         })).collect::<Vec<_>>(),
         // Every analysed flow together (the TCP flows of a host, or several connections).
         "answer_all_flows": (plan.connections.len() > 1).then(|| answer_json(&plan, &(0..n).collect::<Vec<_>>(), &verdict(&(0..n).collect::<Vec<_>>(), &replay.decisions, &support))),
-        // The rule (crates/cli/src/cmd/detect_verdict.rs): an answer only when this share of
+        // The rule (crates/detect/src/verdict.rs): an answer only when this share of
         // the full-window decisions agree.
-        "answer_agreement": super::detect_verdict::AGREEMENT,
-        // What a decision must rest on (crates/cli/src/cmd/detect_support.rs): samples in the
+        "answer_agreement": crate::verdict::AGREEMENT,
+        // What a decision must rest on (crates/detect/src/support.rs): samples in the
         // last `window` intervals of `interval_s`, at least `intervals_with_samples` of them
         // holding one, one in the last `recent`, `samples` in all, and a full window since the
         // subflow's first sample; decisions below it are flagged (decisions.csv below_min).
@@ -244,23 +211,11 @@ pub fn run(args: &DetectArgs) -> Result<(), CliError> {
         "survey_packets_per_second": s.records as f64 / pass1.max(1e-9),
         "packets_per_second": s.records as f64 / (pass1 + pass2).max(1e-9),
     });
-    write(&out.join("summary.json"), &(serde_json::to_string_pretty(&summary).expect("json") + "\n"))?;
-    timeline(&out.join("timeline.png"), &replay, &plan)?;
-    // A reader that stops early (`| head -1`) closes stdout: everything is in the files by
-    // now, so a refused write ends the command quietly (print! would panic on it).
-    let mut stdout = std::io::stdout().lock();
-    let _ = std::io::Write::write_all(&mut stdout, format!("{text}-> {}\n", out.target().display()).as_bytes());
-    out.finish()?;
+    write(&out.path().join("summary.json"), &(serde_json::to_string_pretty(&summary).expect("json") + "\n"))?;
+    timeline(&out.path().join("timeline.png"), &replay, &plan)?;
+    console.say(&format!("{text}-> {}\n", out.target().display()));
+    out.finish().map_err(Error::runtime)?;
     Ok(())
-}
-
-fn detector_name(k: DetectorKind) -> &'static str {
-    match k {
-        DetectorKind::Rfc8382 => "rfc8382",
-        DetectorKind::MptcpSbd => "mptcp-sbd",
-        DetectorKind::Pathpool => "pathpool",
-        DetectorKind::Tr => "tr",
-    }
 }
 
 fn method_text(f: &plan::Subflow) -> String {
@@ -393,7 +348,7 @@ fn group_text_of(plan: &Plan, d: &Observation, members: &[bool]) -> String {
 fn summary_text(args: &DetectArgs, surveyed: &pathpool_pcap::Surveyed, plan: &Plan, counts: &[pathpool_pcap::Counts], r: &Replay, support: &[Vec<Support>]) -> String {
     let s = &surveyed.survey;
     let mut t = String::new();
-    let _ = writeln!(t, "{} packets, {} TCP segments; detector {}", s.records, s.tcp_segments, detector_name(args.detector));
+    let _ = writeln!(t, "{} packets, {} TCP segments; detector {}", s.records, s.tcp_segments, args.detector.name());
     if s.duplicates > 0 {
         let across = match surveyed.copies_across_files {
             0 => String::new(),
@@ -471,7 +426,7 @@ fn answer_text(plan: &Plan, subflows: &[usize], v: &Verdict) -> String {
 
 /// `time_s,subflow,connection,group`; with `support` (decisions) also the delay signal, the
 /// samples the decision rests on, the intervals holding them and the below-minimum flag.
-fn write_groups(path: &Path, rows: &[Observation], plan: &Plan, support: Option<&[Vec<Support>]>) -> Result<(), CliError> {
+fn write_groups(path: &Path, rows: &[Observation], plan: &Plan, support: Option<&[Vec<Support>]>) -> Result<(), Error> {
     let mut text = String::from("time_s,subflow,connection,group");
     text.push_str(if support.is_some() { ",delay,samples,intervals_with_samples,below_min\n" } else { "\n" });
     for (k, o) in rows.iter().enumerate() {
@@ -491,13 +446,9 @@ fn write_groups(path: &Path, rows: &[Observation], plan: &Plan, support: Option<
     write(path, &text)
 }
 
-fn write(path: &Path, text: &str) -> Result<(), CliError> {
-    std::fs::write(path, text).map_err(|e| CliError::runtime(format!("cannot write '{}': {e}", path.display())))
-}
-
 /// Group of each subflow over time (decisions as steps; 0 = not bottlenecked), each subflow
 /// lifted a little so that equal groups stay visible.
-fn timeline(path: &Path, r: &Replay, plan: &Plan) -> Result<(), CliError> {
+fn timeline(path: &Path, r: &Replay, plan: &Plan) -> Result<(), Error> {
     let rows = if r.decisions.is_empty() { &r.observations } else { &r.decisions };
     let series = plan
         .subflows
@@ -514,5 +465,5 @@ fn timeline(path: &Path, r: &Replay, plan: &Plan) -> Result<(), CliError> {
         y_label: "group".into(),
         series,
     };
-    pathpool_plot::line_panels(path, &[panel], 1000, 360).map_err(|e| CliError::runtime(format!("'{}': {e}", path.display())))
+    pathpool_plot::line_panels(path, &[panel], 1000, 360).map_err(|e| Error::runtime(format!("'{}': {e}", path.display())))
 }

@@ -1,4 +1,4 @@
-//! The answer `detect --pcap` gives per connection, and whether its own decisions let it give
+//! The answer detection on captures gives per connection, and whether its own decisions let it give
 //! one. The detector decides every few seconds; a researcher asks one question of a capture
 //! (do these subflows share a bottleneck?). The answer is the grouping of the connection's
 //! subflows that most of its full-window decisions gave (decisions resting on fewer samples
@@ -16,7 +16,7 @@
 //! steadily wrong. Where the sharing really changes during the capture (a route change), the
 //! answer is unsettled too; the decisions and the timeline show when it changed.
 
-use super::detect_support::Support;
+use crate::support::Support;
 use pathpool_sbd::Observation;
 
 /// Share of a connection's full-window decisions that must agree for an answer.
