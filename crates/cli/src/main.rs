@@ -3,6 +3,7 @@
 
 mod cmd;
 mod error;
+mod fidelity;
 mod outdir;
 mod seed_arg;
 mod time_arg;

@@ -7,6 +7,7 @@
 //! pathpool-experiment's, which knows no simulator; its modules are re-exported here so
 //! that code running scenarios on the simulator names one crate.
 
+mod backend;
 pub mod capture;
 mod collect;
 mod convert;
@@ -17,6 +18,7 @@ pub use pathpool_experiment::{
     bounded_read, decode, delay_trace, detector_blind, error, fields, host_model, hosts, limits, load, load_str, mptcp, mptcp_outcome, outcome, output, phase_lock, progress,
     randomness, schema, summary, topology, tree, units, Loaded, Scenario, ScenarioError, Source, Topology,
 };
+pub use backend::Simulator;
 pub use simulate::{simulate, simulate_captured};
 
 // The scenario layer's limit on subflows is the simulator's own.
