@@ -12,6 +12,7 @@ mod detect_verdict;
 mod trace_csv;
 pub mod tracegen;
 pub mod run;
+pub mod compare;
 pub mod reproduce;
 pub mod testbed;
 pub mod fidelity;
