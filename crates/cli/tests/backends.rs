@@ -1,15 +1,23 @@
 //! One scenario file, every backend: `pathpool run FILE --backend sim` and `--backend linux`
 //! write the same output files with the same summary keys (the experiment layer writes both
 //! from one `Outcome`), and a scenario a backend cannot run is refused naming the key.
-//! The real run needs root and takes the machine-wide lock of real runs
-//! (/run/pathpool-real.lock: BPF struct_ops registration is global); without root it is
-//! skipped with the reason printed.
+//! The real run needs root and takes the lock of real runs with flock(1), since BPF
+//! struct_ops registration is global and two real runs at once break each other: the file
+//! PATHPOOL_REAL_LOCK names (default /run/pathpool-real.lock; set it empty when the caller
+//! already holds the lock). Without root it is skipped with the reason printed.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const LOCK: &str = "/run/pathpool-real.lock";
+/// The lock file real runs take (None: the caller holds it).
+fn lock() -> Option<String> {
+    match std::env::var("PATHPOOL_REAL_LOCK") {
+        Ok(path) if path.is_empty() => None,
+        Ok(path) => Some(path),
+        Err(_) => Some("/run/pathpool-real.lock".to_string()),
+    }
+}
 
 fn scenario(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(name)
@@ -24,12 +32,13 @@ fn out_dir(tag: &str) -> PathBuf {
 /// `pathpool run FILE --backend NAME` over 5 s of the scenario (1 s of warm-up).
 fn run(backend: &str, file: &Path, out: &Path, locked: bool) -> Output {
     let bin = env!("CARGO_BIN_EXE_pathpool");
-    let mut c = if locked {
-        let mut c = Command::new("flock");
-        c.arg(LOCK).arg(bin);
-        c
-    } else {
-        Command::new(bin)
+    let mut c = match lock().filter(|_| locked) {
+        Some(lock) => {
+            let mut c = Command::new("flock");
+            c.arg(lock).arg(bin);
+            c
+        }
+        None => Command::new(bin),
     };
     c.arg("run").arg(file).arg("--out").arg(out).args(["--backend", backend, "--seed", "1"]);
     c.args(["--set", "simulation.duration=5s", "--set", "simulation.warmup=1s"]);

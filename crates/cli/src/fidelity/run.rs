@@ -1,9 +1,10 @@
-//! One case of the suite: the simulator over seeds and the testbed over repeats, each run's
-//! output folder kept under DIR/CASE/{sim,real}/ for a closer look.
+//! One case of the suite: the simulator over seeds and the testbed over repeats (each through
+//! its `Backend`, as `pathpool compare` runs them), each run's output folder kept under
+//! DIR/CASE/{sim,real}/ for a closer look.
 
 use super::suite::Case;
 use pathpool_testbed::{Result, TestbedError};
-use pathpool_scenario::progress::Progress;
+use pathpool_experiment::Backend;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -52,7 +53,7 @@ pub fn simulate_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(
         let mut o = overrides.clone();
         o.push(format!("simulation.seed={seed}"));
         let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
-        let outcome = pathpool_scenario::simulate(&loaded, &Progress::hidden()).map_err(|e| TestbedError(e.to_string()))?;
+        let outcome = pathpool_scenario::Simulator::default().run(&loaded).map_err(|e| TestbedError(e.to_string()))?;
         let dir = out.join(case.name).join("sim").join(format!("seed-{seed}"));
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let summary = pathpool_scenario::output::write_all(&dir, &outcome).map_err(io(&dir))?;
@@ -71,9 +72,10 @@ pub fn real_repeat(case: &Case, settings: &Settings, out: &Path, repeat: u32, si
     let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
     let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let options = pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() };
+    let linux = pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() } };
+    let run = || linux.run(&loaded).map_err(|e| TestbedError(e.to_string()));
     let summary = if uses_sbd(&pathpool_testbed::run::check(&loaded)?) {
-        let (outcome, daemon) = with_sbd_daemon(&dir, || pathpool_testbed::run(&loaded, &options), &|line| log(&format!("{}: real repeat {repeat}: {line}", case.name)))?;
+        let (outcome, daemon) = with_sbd_daemon(&dir, run, &|line| log(&format!("{}: real repeat {repeat}: {line}", case.name)))?;
         let mut summary = pathpool_experiment::output::write_all(&dir, &outcome).map_err(io(&dir))?;
         let log_text = std::fs::read_to_string(dir.join("sbd.log")).map_err(io(&dir))?;
         let (apart, together, total) = daemon_decisions(&log_text);
@@ -88,7 +90,7 @@ pub fn real_repeat(case: &Case, settings: &Settings, out: &Path, repeat: u32, si
         std::fs::write(dir.join("summary.json"), pathpool_scenario::summary::to_json(&summary)).map_err(io(&dir))?;
         summary
     } else {
-        pathpool_experiment::output::write_all(&dir, &pathpool_testbed::run(&loaded, &options)?).map_err(io(&dir))?
+        pathpool_experiment::output::write_all(&dir, &run()?).map_err(io(&dir))?
     };
     has_sim_keys(&summary, sim_keys, &dir.join("summary.json"))?;
     let v = quantity_of(case, &summary, &dir)?;
