@@ -1,12 +1,12 @@
 //! Multipath flows in scenario files (`kind = "mptcp"`): their keys, the names of the
-//! multipath congestion-control schemes, and the `--cc` override.
+//! multipath congestion-control schemes, and the `--cc` override. What a scheme is on a
+//! backend is the backend's (the simulator's: `pathpool_scenario::scheme`).
 
 use crate::error::{Result, ScenarioError};
 use crate::fields::{Fields, Located};
-use crate::schema::{FlowKind, MptcpSpec, TcpSpec};
+use crate::schema::{FlowKind, MptcpSpec, ReceiverReport, SbdFeedback, Scheduler, TcpSpec};
 use crate::suggest::did_you_mean;
 use crate::tree::Kind;
-use crate::schema::{ReceiverReport, SbdFeedback, Scheduler};
 use crate::units::PS_PER_SEC;
 
 /// Scheme names `cc` and `--cc` accept for a multipath connection.

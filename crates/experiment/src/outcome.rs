@@ -107,7 +107,8 @@ impl Ran {
         Ran { backend: "linux", hosts: Some("real-linux"), ..Ran::real(l) }
     }
 
-    /// What a run of scenario `l` on a real stack runs (the host is the real one).
+    /// What a run of scenario `l` on a real stack runs (the host is the real one); the
+    /// caller names the backend.
     pub fn real(l: &crate::Loaded) -> Ran {
         let mut sbd_detectors = Vec::new();
         let mut schemes: Vec<String> = Vec::new();
