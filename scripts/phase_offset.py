@@ -26,7 +26,7 @@ from scripts.units import seconds
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, "target", "release", "pathpool")
 
-# The suite's quantities (crates/testbed/src/fidelity/suite.rs): ("ratio" | "share", a, b).
+# The suite's quantities (crates/cli/src/fidelity/suite.rs): ("ratio" | "share", a, b).
 QUANTITY = {
     "reno-rtt": ("ratio", "flow.rtt20.throughput_mbps", "flow.rtt40.throughput_mbps"),
     "reno-phase": ("ratio", "flow.far.throughput_mbps", "flow.near.throughput_mbps"),

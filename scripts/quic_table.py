@@ -91,7 +91,9 @@ def main():
             if os.path.exists(os.path.join(out, "load.txt")):
                 loads.append(float(open(os.path.join(out, "load.txt")).read()))
             ratio.append(s.get("quic.mp_over_single_path"))
-            mp.append(s["flow.mpquic.throughput_mbps"])
+            # The connection's goodput: mptcp.mpquic.* where its paths' bytes are measured
+            # (as pathpool run writes an MPTCP connection), its own flow row otherwise.
+            mp.append(s.get("mptcp.mpquic.throughput_mbps", s.get("flow.mpquic.throughput_mbps")))
             sps = [v for key, v in s.items() if key.startswith("flow.sp") and key.endswith(".throughput_mbps")]
             sp.append(sum(sps) / len(sps))
             utils = [v for key, v in s.items() if key.startswith("link.") and key.endswith(".utilization")]

@@ -3,6 +3,7 @@
 
 mod cmd;
 mod error;
+mod fidelity;
 mod outdir;
 mod scheme_arg;
 mod seed_arg;
@@ -36,6 +37,9 @@ enum Command {
     Bench(cmd::bench::BenchWhat),
     /// Run a scenario file and write its summary, time series and plots.
     Run(cmd::run::RunArgs),
+    /// Run a scenario file on several backends (sim, linux) side by side: medians, ranges and
+    /// relative errors of its summary keys over repeats, and one figure.
+    Compare(cmd::compare::CompareArgs),
     /// Run a source paper's experiments (or all papers') and write a report beside the
     /// published numbers.
     Reproduce(cmd::reproduce::ReproduceArgs),
@@ -64,6 +68,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Tracegen(a) => cmd::tracegen::run(a),
         Command::Bench(w) => cmd::bench::run(w),
         Command::Run(args) => cmd::run::run(args),
+        Command::Compare(a) => cmd::compare::run(a),
         Command::Reproduce(args) => cmd::reproduce::run(args),
         Command::Testbed(w) => cmd::testbed::run(w),
         Command::Fidelity(a) => cmd::fidelity::run(a),

@@ -1,8 +1,9 @@
 //! The crate dependency rules of docs/architecture.md hold: the table there is the
 //! workspace's resolved dependency graph as `cargo metadata` reports it (every feature on,
 //! so a dependency behind a feature counts), the algorithm crates depend on no other
-//! pathpool crate, the backends do not depend on each other, and no crate compiles another's
-//! files through `#[path]` (an edge Cargo and the table cannot see).
+//! pathpool crate, the backends do not depend on each other, the experiment layer depends
+//! on no backend, and no crate compiles another's files through `#[path]` (an edge Cargo and
+//! the table cannot see).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -83,16 +84,21 @@ fn the_documented_table_is_the_resolved_graph() {
     }
 }
 
+/// The backends, each as the crates that make it up: the simulator is its engine and the
+/// scenario runner on it.
+const BACKENDS: [&[&str]; 4] = [&["pathpool-sim", "pathpool-scenario"], &["pathpool-windowsim"], &["pathpool-testbed"], &["pathpool-quic"]];
+
 #[test]
 fn algorithms_stand_alone_and_backends_do_not_use_each_other() {
     let declared = declared();
     for algorithm in ["pathpool-cc", "pathpool-sbd"] {
         assert!(declared[algorithm].is_empty(), "{algorithm} depends on {:?}", declared[algorithm]);
     }
-    let backends = ["pathpool-sim", "pathpool-windowsim", "pathpool-testbed"];
-    for b in backends {
-        for other in backends.iter().filter(|&&o| o != b) {
-            assert!(!declared[b].contains(*other), "{b} depends on {other}");
+    for (i, backend) in BACKENDS.iter().enumerate() {
+        for b in backend.iter() {
+            for other in BACKENDS.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, o)| o.iter()) {
+                assert!(!declared[*b].contains(*other), "backend {b} depends on backend {other}");
+            }
         }
     }
 }
@@ -150,4 +156,13 @@ fn no_crate_compiles_files_of_another() {
         }
     }
     assert!(outside.is_empty(), "#[path] reaching outside its crate (make the code a library crate and depend on it): {outside:#?}");
+}
+
+#[test]
+fn the_experiment_layer_depends_on_no_backend() {
+    let declared = declared();
+    let layer = &declared["pathpool-experiment"];
+    for b in BACKENDS.iter().flat_map(|b| b.iter()).chain(&["pathpool-kernel"]) {
+        assert!(!layer.contains(*b), "pathpool-experiment depends on {b}: the scenario layer must know no backend");
+    }
 }

@@ -294,9 +294,15 @@ fn quic_run_prints_its_summary() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&r.stdout);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    for key in ["backend = \"mpquic-loopback\"", "total_throughput_mbps = ", "bottleneck_utilization = ", "wrote "] {
+    for key in ["backend = \"mpquic-loopback\"", "total_throughput_mbps = ", "bottleneck_utilization = ", "sum_ratio = ", "wrote "] {
         assert!(stdout.contains(key), "{key} missing: {stdout}");
     }
+    // The multipath connection is counted once in the total, as pathpool run counts an MPTCP
+    // connection (its paths, or itself where they are not measured, never both).
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let (total, mp, tcp) = (s["total_throughput_mbps"].as_f64().unwrap(), s["mptcp_mbps"].as_f64().unwrap(), s["tcp_mbps"].as_f64().unwrap());
+    assert!(mp > 0.0 && tcp > 0.0 && total <= 1.1 * (mp + tcp), "total {total} Mb/s against connection {mp} + single-path {tcp}");
+    assert!((s["sum_ratio"].as_f64().unwrap() - mp / tcp).abs() < 1e-9);
     let _ = std::fs::remove_dir_all(&out);
 }
 

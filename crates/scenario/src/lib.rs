@@ -1,70 +1,25 @@
-//! pathpool-scenario: scenario files (TOML), their validation, runs on the simulator, and
-//! the outputs of a run (summary.json, CSV time series, PNG plots).
+//! pathpool-scenario: the simulator backend of pathpool's experiments. It builds the
+//! simulation of a checked scenario (pathpool-experiment), runs it, and translates the
+//! simulator's statistics into the experiment's `Outcome`; with `--pcap`, it also has the
+//! simulator write packet captures.
 //!
-//! `docs/scenarios.md` documents the file format. Loading goes file -> document tree
-//! (`tree`, with `--set` overrides applied) -> typed scenario (`decode`) -> concrete
-//! topology with resolved routes (`topology`); any error names the file and line (or the
-//! override), the field and what was expected, and nothing runs before all of it passed.
+//! The scenario layer itself (schema, validation, outcome, output formats) is
+//! pathpool-experiment's, which knows no simulator; its modules are re-exported here so
+//! that code running scenarios on the simulator names one crate.
 
-pub mod bounded_read;
+mod backend;
 pub mod capture;
-mod cc;
-mod csv_out;
-pub mod delay_trace;
-pub mod detector_blind;
-pub mod decode;
-pub mod error;
-pub mod fields;
-pub mod host_model;
-pub mod hosts;
-pub mod limits;
-pub mod mptcp;
-pub mod mptcp_outcome;
-pub mod outcome;
-pub mod output;
-pub mod phase_lock;
-mod plots;
-pub mod progress;
-pub mod randomness;
-pub mod schema;
+mod collect;
+mod convert;
+pub mod scheme;
 mod simulate;
-mod suggest;
-pub mod summary;
-pub mod topology;
-pub mod tree;
-pub mod units;
 
-pub use error::{ScenarioError, Source};
-pub use schema::Scenario;
+pub use pathpool_experiment::{
+    bounded_read, decode, delay_trace, detector_blind, error, fields, host_model, hosts, limits, load, load_str, mptcp, mptcp_outcome, outcome, output, phase_lock, progress,
+    randomness, schema, summary, topology, tree, units, Loaded, Scenario, ScenarioError, Source, Topology,
+};
+pub use backend::Simulator;
 pub use simulate::{simulate, simulate_captured};
-pub use topology::Topology;
 
-use std::path::Path;
-
-/// A scenario ready to run.
-#[derive(Clone, Debug)]
-pub struct Loaded {
-    pub scenario: Scenario,
-    pub topology: Topology,
-    pub source: Source,
-}
-
-/// Reads, overrides (`KEY=VALUE`, in order) and checks a scenario file.
-pub fn load(path: &Path, overrides: &[String]) -> Result<Loaded, ScenarioError> {
-    let name = path.display().to_string();
-    let text = bounded_read::read_bounded(path, bounded_read::TEXT_LIMIT)
-        .map_err(|e| ScenarioError::file(&name, format!("cannot read the scenario file: {e}")))?;
-    load_str(&name, &text, overrides)
-}
-
-/// As `load`, for a scenario given as text; `name` is used in messages.
-pub fn load_str(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, ScenarioError> {
-    bounded_read::count_tables(text).map_err(|e| ScenarioError::file(name, e))?;
-    let source = Source::new(name, text, overrides.to_vec());
-    let mut doc = tree::parse_document(&source)?;
-    tree::apply_overrides(&mut doc, &source)?;
-    let scenario = decode::decode(&doc, &source)?;
-    limits::check(&scenario, &source)?;
-    let topology = topology::build(&scenario, &source)?;
-    Ok(Loaded { scenario, topology, source })
-}
+// The scenario layer's limit on subflows is the simulator's own.
+const _: () = assert!(pathpool_experiment::mptcp::MAX_SUBFLOWS == pathpool_sim::mptcp::MAX_SUBFLOWS);

@@ -96,7 +96,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 let cubic = pathpool_cc::CubicParams { rules: t.cubic_rules, ..Default::default() };
                 cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, cubic, ..sim::CcConfig::default() };
                 tcp_keys(&mut cfg, t, flow.start, flow.stop);
-                cfg.traffic = t.traffic;
+                cfg.traffic = crate::convert::traffic(t.traffic);
                 cfg.log_delays = t.log_delays;
                 sim_flows.push((flow.name.clone(), t.traffic == TcpTraffic::Bulk));
                 s.add_tcp_flow(cfg).map(|_| ())
@@ -121,9 +121,9 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                         rev: with_host_latency(&mut s, latency_of(hosts.receiver(f)), hosts.receiver(f), elements(r)),
                     })
                     .collect();
-                let cc = crate::mptcp::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
+                let cc = crate::scheme::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
                 let mut cfg = sim::MptcpConfig::new(routes, cc);
-                cfg.scheduler = m.scheduler;
+                cfg.scheduler = crate::convert::scheduler(m.scheduler);
                 cfg.receive_buffer = m.receive_buffer;
                 let t = &m.tcp;
                 cfg.tcp.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
@@ -180,11 +180,11 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
         })
         .collect();
     let bottleneck_data_packets = bottleneck.map(|b| warmup_departures + s.queue_stats(directions[b].queue).departed_packets);
-    let multipath = crate::mptcp_outcome::collect(l, &s, &connections, &sim_flows);
+    let multipath = crate::collect::collect(l, &s, &connections, &sim_flows);
     let delay_traces = sim_flows
         .iter()
         .enumerate()
-        .filter_map(|(i, (name, _))| Some(crate::delay_trace::DelayTrace { flow: name.clone(), log: s.delay_log(sim::FlowId(i as u32))? }))
+        .filter_map(|(i, (name, _))| Some(crate::delay_trace::DelayTrace { flow: name.clone(), log: crate::convert::delay_log(s.delay_log(sim::FlowId(i as u32))?) }))
         .collect();
     Ok(Outcome {
         multipath,
@@ -256,7 +256,7 @@ fn tcp_keys(cfg: &mut sim::TcpFlowConfig, t: &crate::schema::TcpSpec, start: sim
         (true, false) => sim::TcpFlowConfig::LINUX_DELAYED_ACK,
         _ => sim::TcpFlowConfig::DEFAULT_DELAYED_ACK,
     };
-    cfg.recovery = t.recovery;
+    cfg.recovery = crate::convert::recovery(t.recovery);
     cfg.delayed_ack = t.delayed_ack.then_some(timeout);
     cfg.linux_receiver = t.linux_receiver;
     cfg.subflow_read_alone = t.subflow_read_alone;

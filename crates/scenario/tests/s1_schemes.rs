@@ -70,7 +70,7 @@ fn sum_ratio(cc: &str, seed: u64) -> f64 {
 fn s1_schemes_are_accepted_by_name() {
     for name in ["fully-coupled", "linked-increases"] {
         assert!(pathpool_cc::Scheme::names().any(|n| n == name));
-        mptcp::scheme(name).unwrap();
+        pathpool_scenario::scheme::scheme(name).unwrap();
     }
 }
 

@@ -26,7 +26,7 @@ fn sum_ratio(file: &str, cc: &str, seed: u64) -> f64 {
 
 #[test]
 fn ssc_lia_decouples_disjoint_bottlenecks_and_stays_fair_at_a_shared_one() {
-    assert!(mptcp::scheme("ssc-lia").is_ok());
+    assert!(pathpool_scenario::scheme::scheme("ssc-lia").is_ok());
     let (ssc, lia): (f64, f64) = (1..=3).map(|s| (sum_ratio("nsb-2.toml", "ssc-lia/decisions", s), sum_ratio("nsb-2.toml", "lia", s))).fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
     assert!(ssc >= 1.2 * lia, "NSB-2 sum ratio: ssc-lia {ssc} vs lia {lia} (sums of 3 seeds)");
     let shared: f64 = (1..=3).map(|s| sum_ratio("sb-2.toml", "ssc-lia", s)).sum::<f64>() / 3.0;

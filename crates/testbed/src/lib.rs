@@ -5,16 +5,18 @@
 //! direction (`shape`); every flow a real socket (TCP, MPTCP or UDP) driven by a thread that
 //! lives in its node's namespace (`traffic`). Probes read TCP_INFO, MPTCP_TCPINFO and the
 //! queues' counters every `probe_interval` (`probe`), and the result is the same `Outcome`
-//! the simulator produces, so the outputs and their keys are the same as `pathpool run`'s.
+//! the simulator produces, so the outputs and their keys are the same as `pathpool run`'s:
+//! the testbed is the `linux` backend of pathpool-experiment (`Linux`). It depends on no
+//! other backend.
 //!
 //! Needs root (namespaces, TUN, tc). A key the testbed cannot honour is rejected before
 //! anything is built (`support`). Namespaces carry a per-run prefix and are removed on
 //! success, on error and on Ctrl-C (`netns`); `clean` removes what a crashed run left.
 
+mod backend;
 pub mod bench;
 pub mod capture;
 pub mod delay;
-pub mod fidelity;
 pub mod host_capture;
 pub mod netns;
 mod outcome;
@@ -28,6 +30,7 @@ pub mod tcp_info;
 pub mod traffic;
 pub mod tun;
 
+pub use backend::Linux;
 pub use run::{run, RunOptions};
 
 /// Everything the testbed refuses or fails at, as one message for the user.
@@ -52,13 +55,4 @@ pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() == 0 }
-}
-
-/// Writes a testbed run's output folder (the same files and keys as `pathpool run`) and
-/// returns the summary; `backend = "testbed"` says where the numbers come from.
-pub fn write_outputs(dir: &std::path::Path, outcome: &pathpool_scenario::outcome::Outcome) -> std::io::Result<std::collections::BTreeMap<String, serde_json::Value>> {
-    let mut summary = pathpool_scenario::output::write_all(dir, outcome)?;
-    summary.insert("backend".into(), serde_json::json!("testbed"));
-    std::fs::write(dir.join("summary.json"), pathpool_scenario::summary::to_json(&summary))?;
-    Ok(summary)
 }

@@ -11,11 +11,11 @@ use crate::plan::{FlowPlan, Plan};
 use crate::probe::Sample;
 use crate::support::{Checked, TCP_HEADERS};
 use crate::tcp_info::TcpInfo;
-use pathpool_scenario::mptcp_outcome::{self, Measured};
-use pathpool_scenario::outcome::{ExtraColumn, FlowOutcome, LinkOutcome, Outcome, Series};
-use pathpool_scenario::schema::TcpTraffic;
-use pathpool_scenario::units::seconds;
-use pathpool_scenario::Loaded;
+use pathpool_experiment::mptcp_outcome::{self, Measured};
+use pathpool_experiment::outcome::{ExtraColumn, FlowOutcome, LinkOutcome, Outcome, Series};
+use pathpool_experiment::schema::TcpTraffic;
+use pathpool_experiment::units::seconds;
+use pathpool_experiment::Loaded;
 use std::collections::BTreeMap;
 
 fn mbps(bytes: u64, secs: f64) -> f64 {
@@ -162,7 +162,7 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
             Measured { throughput_mbps: mbps(goodput, window), subflow_mbps }
         })
         .collect();
-    let warnings = pathpool_scenario::phase_lock::warnings(l, &flows);
+    let warnings = pathpool_experiment::phase_lock::warnings(l, &flows);
     Outcome {
         multipath: mptcp_outcome::assemble(l, &measured, &|_| (Vec::new(), Vec::new())),
         seed: l.scenario.simulation.seed,
@@ -176,7 +176,7 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
         series,
         delay_traces: Vec::new(),
         wall_seconds: wall,
-        ran: pathpool_scenario::outcome::Ran::testbed(l),
+        ran: pathpool_experiment::outcome::Ran::testbed(l),
         warnings,
     }
 }

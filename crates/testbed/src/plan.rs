@@ -9,9 +9,9 @@
 //! DST` that selects a table whose only route leaves through the next link's TUN device.
 
 use crate::support::Checked;
-use pathpool_scenario::schema::{Buffer, DirectionSpec, FlowKind};
-use pathpool_scenario::topology::Hop;
-use pathpool_scenario::Loaded;
+use pathpool_experiment::schema::{Buffer, DirectionSpec, FlowKind};
+use pathpool_experiment::topology::Hop;
+use pathpool_experiment::Loaded;
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 

@@ -8,9 +8,9 @@ use crate::probe::{self, Sample};
 use crate::support::{self, Checked};
 use crate::traffic::Traffic;
 use crate::{fail, Result};
-use pathpool_scenario::outcome::Outcome;
-use pathpool_scenario::progress::Progress;
-use pathpool_scenario::Loaded;
+use pathpool_experiment::outcome::Outcome;
+use pathpool_experiment::progress::Progress;
+use pathpool_experiment::Loaded;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::sync::Arc;
@@ -90,7 +90,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let seed = l.scenario.simulation.seed;
     let mut directions = Vec::new();
     for (k, (link, (from, to))) in plan.links.iter().zip(&ends).enumerate() {
-        let dir = |input: &Arc<File>, output: &Arc<File>, spec: Option<&pathpool_scenario::schema::DirectionSpec>, j: u64| -> Result<Direction> {
+        let dir = |input: &Arc<File>, output: &Arc<File>, spec: Option<&pathpool_experiment::schema::DirectionSpec>, j: u64| -> Result<Direction> {
             let name = if j == 0 { link.name.clone() } else { format!("{}.reverse", link.name) };
             let capture = match (&options.capture, spec) {
                 (Some(folder), Some(_)) => Some(crate::capture::Capture::create(&folder.join(format!("{name}.pcap")))?),

@@ -4,7 +4,7 @@
 //! tbf to send an MTU-sized packet, small enough that the queue drains at the link's rate
 //! rather than in bursts.
 
-use pathpool_scenario::schema::{Buffer, DirectionSpec};
+use pathpool_experiment::schema::{Buffer, DirectionSpec};
 
 pub fn burst_bytes(mtu: u64) -> u64 {
     2 * mtu

@@ -3,8 +3,8 @@
 //! scenario the testbed would have to change.
 
 use crate::{fail, Result};
-use pathpool_scenario::schema::{FlowKind, QueueSpec, TcpSpec, TcpTraffic, UdpPattern};
-use pathpool_scenario::Loaded;
+use pathpool_experiment::schema::{FlowKind, QueueSpec, TcpSpec, TcpTraffic, UdpPattern};
+use pathpool_experiment::Loaded;
 use std::collections::BTreeMap;
 
 /// The simulator's default ACK size; the testbed's ACKs are Linux's, whatever their size.
@@ -136,7 +136,7 @@ pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
                     }
                 };
                 let tcp = settings(&m.tcp, cc, kernel_ccs).map_err(|(k, why)| refuse(k, why))?;
-                if m.scheduler != pathpool_scenario::schema::Scheduler::LowestRtt {
+                if m.scheduler != pathpool_experiment::schema::Scheduler::LowestRtt {
                     return Err(refuse("scheduler", "Linux MPTCP has only its default scheduler (lowest RTT first): use \"lowest-rtt\"".into()));
                 }
                 if m.subflows.len() > 8 {
@@ -214,7 +214,7 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
     }
     Ok(TcpSettings {
         cc: linux.to_string(),
-        sack: matches!(t.recovery, pathpool_scenario::schema::Recovery::Sack),
+        sack: matches!(t.recovery, pathpool_experiment::schema::Recovery::Sack),
         quickack: !t.delayed_ack,
         delack_max: t.delack_max,
         initial_window: t.initial_window as u32,

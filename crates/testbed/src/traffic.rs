@@ -6,7 +6,7 @@
 use crate::plan::{FlowPlan, PORT};
 use crate::support::{Checked, TcpSettings, TCP_HEADERS};
 use crate::{fail, netns, Result};
-use pathpool_scenario::schema::{TcpTraffic, UdpPattern};
+use pathpool_experiment::schema::{TcpTraffic, UdpPattern};
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Exp, Pareto};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -13,7 +13,7 @@ fn the_testbed_runs_exactly_the_schemes_the_table_lists_for_linux() {
     let kernel_ccs = vec!["reno".to_string(), "cubic".to_string()];
     let mut on_linux = 0;
     for scheme in Scheme::all() {
-        let l = pathpool_scenario::load_str("schemes.toml", &format!("{TWO_PATHS}cc = \"{scheme}\"\n"), &[]).expect("every scheme loads");
+        let l = pathpool_experiment::load_str("schemes.toml", &format!("{TWO_PATHS}cc = \"{scheme}\"\n"), &[]).expect("every scheme loads");
         let got = check(&l, &kernel_ccs);
         match (pathpool_kernel::linux_cc(scheme), got) {
             (Some(LinuxCc::Stock(cc) | LinuxCc::Bpf(cc)), Ok(flows)) => {

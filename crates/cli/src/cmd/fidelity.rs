@@ -4,7 +4,7 @@
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
-use pathpool_testbed::fidelity::{self, Row, Settings, SUITE};
+use crate::fidelity::{self, Row, Settings, SUITE};
 use std::path::PathBuf;
 
 #[derive(Args)]

@@ -9,6 +9,7 @@ pub mod detect;
 mod detect_tests;
 pub mod tracegen;
 pub mod run;
+pub mod compare;
 pub mod reproduce;
 pub mod testbed;
 pub mod fidelity;

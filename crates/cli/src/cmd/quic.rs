@@ -8,6 +8,7 @@ use crate::outdir::OutDir;
 use clap::{Args, Subcommand, ValueEnum};
 use pathpool_quic::loopback::{self, Experiment, FlowSpec, LinkSpec, PathSpec, Report, DATAGRAM};
 use pathpool_quic::QuicCc;
+use pathpool_scenario::mptcp_outcome::{Connection, Multipath};
 use pathpool_scenario::outcome::{ExtraColumn, FlowOutcome, LinkOutcome, Outcome, Series};
 use pathpool_scenario::units;
 use serde_json::json;
@@ -154,7 +155,7 @@ pub fn print_summary(out: &std::path::Path) {
     use std::io::Write as _;
     let text = std::fs::read_to_string(out.join("summary.json")).unwrap_or_default();
     let summary: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
-    let keys = ["backend", "topology", "cc", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "quic.mp_over_single_path", "wall_seconds"];
+    let keys = ["backend", "topology", "cc", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "quic.mp_over_single_path", "wall_seconds"];
     let mut lines: Vec<String> = keys.iter().filter_map(|k| summary.get(*k).map(|v| format!("{k} = {v}"))).collect();
     lines.push(format!("wrote {}", out.display()));
     // A closed stdout (`| head`) must not turn a finished run into a failure.
@@ -175,7 +176,7 @@ pub fn flow_errors(report: &Report) -> Result<(), CliError> {
 /// `extra` adds backend-specific keys to the summary.
 #[allow(clippy::too_many_arguments)]
 pub fn write_run(out: &OutDir, exp: &Experiment, report: &Report, cc: QuicCc, topology: &str, backend: &str, wall: f64, extra: impl FnOnce(&mut dyn FnMut(&str, serde_json::Value))) -> Result<(), CliError> {
-    let outcome = outcome(exp, report, wall);
+    let outcome = outcome(exp, report, topology, wall);
     let mut summary = pathpool_scenario::output::write_all(out.path(), &outcome)?;
     let mut put = |k: &str, v: serde_json::Value| {
         summary.insert(k.to_string(), v);
@@ -261,9 +262,13 @@ fn write_sbd_inputs(path: &std::path::Path, inputs: &[pathpool_quic::SbdInput]) 
     w.flush()
 }
 
-/// The report as the simulator's outcome: one row per flow (goodput at the receiver), and
-/// for the multipath connection one row per path (`mpquic.sfK`, bytes through its bottleneck).
-fn outcome(exp: &Experiment, r: &Report, wall: f64) -> Outcome {
+/// The report as the simulator's outcome: one row per single-path flow (goodput at the
+/// receiver), and the multipath connection as the simulator has an MPTCP connection: one row
+/// per path (`mpquic.sfK`, bytes through its bottleneck) and its goodput as a connection
+/// (`mptcp.mpquic.*`, `mptcp_mbps`, `tcp_mbps` over the single-path flows, `sum_ratio`), so
+/// that `total_throughput_mbps` counts it once. Where the paths' bytes are not measured (one
+/// link for both, or competitors on the links) the connection keeps its own row instead.
+fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
     let n = r.times.len();
     let (t0, t1) = r.window;
     let first = r.times.iter().position(|&t| t >= t0).unwrap_or(0);
@@ -280,21 +285,45 @@ fn outcome(exp: &Experiment, r: &Report, wall: f64) -> Outcome {
     let mut thr = Vec::new();
     let mut cwnd = Vec::new();
     let mut srtt = Vec::new();
+    let mut connections = Vec::new();
     for f in &r.flows {
-        flows.push(FlowOutcome { name: f.name.clone(), bulk: true, throughput_mbps: f.goodput_mbps, delivered_bytes: f.received_bytes, retransmissions: 0, fast_retransmits: None, timeouts: 0 });
-        thr.push((0..n).map(|k| rate(&f.received, k)).collect());
-        cwnd.push((0..n).map(|k| f.cwnd_bytes.iter().map(|c| c[k]).sum::<f64>() / DATAGRAM as f64).collect());
-        srtt.push((0..n).map(|k| f.srtt_ms.iter().map(|s| s[k]).fold(f64::NAN, f64::min)).collect());
-        if f.cwnd_bytes.len() > 1 {
+        let multipath = f.cwnd_bytes.len() > 1;
+        let paths_measured = multipath && f.path_bytes.iter().any(|b| b.last().is_some_and(|&x| x > 0));
+        if !paths_measured {
+            flows.push(FlowOutcome { name: f.name.clone(), bulk: true, throughput_mbps: f.goodput_mbps, delivered_bytes: f.received_bytes, retransmissions: 0, fast_retransmits: None, timeouts: 0 });
+            thr.push((0..n).map(|k| rate(&f.received, k)).collect());
+            cwnd.push((0..n).map(|k| f.cwnd_bytes.iter().map(|c| c[k]).sum::<f64>() / DATAGRAM as f64).collect());
+            srtt.push((0..n).map(|k| f.srtt_ms.iter().map(|s| s[k]).fold(f64::NAN, f64::min)).collect());
+        }
+        if multipath {
+            let mut subflow_mbps = Vec::new();
             for (k, bytes) in f.path_bytes.iter().enumerate() {
                 let measured = bytes.get(last).copied().unwrap_or(0) - bytes.get(first).copied().unwrap_or(0);
-                flows.push(FlowOutcome { name: format!("{}.sf{k}", f.name), bulk: false, throughput_mbps: measured as f64 * 8.0 / span / 1e6, delivered_bytes: bytes.last().copied().unwrap_or(0), retransmissions: 0, fast_retransmits: None, timeouts: 0 });
+                subflow_mbps.push(measured as f64 * 8.0 / span / 1e6);
+                flows.push(FlowOutcome { name: format!("{}.sf{k}", f.name), bulk: false, throughput_mbps: subflow_mbps[k], delivered_bytes: bytes.last().copied().unwrap_or(0), retransmissions: 0, fast_retransmits: None, timeouts: 0 });
                 thr.push((0..n).map(|i| rate(bytes, i)).collect());
                 cwnd.push(f.cwnd_bytes[k].iter().map(|c| c / DATAGRAM as f64).collect());
                 srtt.push(f.srtt_ms[k].clone());
             }
+            // The paths' truth by construction: one bottleneck for all (shared) or one each.
+            let paths = f.cwnd_bytes.len() as u32;
+            let truth = if topology == "shared" { vec![1; paths as usize] } else { (1..=paths).collect() };
+            connections.push(Connection {
+                name: f.name.clone(),
+                throughput_mbps: f.goodput_mbps,
+                subflow_mbps,
+                competitor_mbps: vec![None; paths as usize],
+                truth,
+                observations: Vec::new(),
+                decisions: Vec::new(),
+                sender_observations: Vec::new(),
+                sender_decisions: Vec::new(),
+            });
         }
     }
+    // The single-path flows are what the connection is compared with (`competitor` flows).
+    let tcp_mbps = r.flows.iter().filter(|f| f.cwnd_bytes.len() <= 1).map(|f| f.goodput_mbps).sum::<f64>() + 0.0;
+    let multipath = (!connections.is_empty()).then(|| Multipath { connections, tcp_mbps });
     let links = r
         .links
         .iter()
@@ -312,7 +341,7 @@ fn outcome(exp: &Experiment, r: &Report, wall: f64) -> Outcome {
         .collect();
     let link_drops = r.links.iter().map(|l| (0..n).map(|k| l.drops[k] - if k == 0 { 0 } else { l.drops[k - 1] }).collect()).collect();
     Outcome {
-        multipath: None,
+        multipath,
         ran: Default::default(),
         warnings: Vec::new(),
         seed: 0,

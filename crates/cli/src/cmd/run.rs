@@ -1,9 +1,10 @@
-//! `pathpool run FILE.toml --out DIR [--seed S] [--set KEY=VALUE ...]`: runs one scenario.
+//! `pathpool run FILE.toml --out DIR [--backend sim|linux] [--seed S] [--set KEY=VALUE ...]`:
+//! runs one scenario on a backend; every backend writes the same files and keys.
 
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
-use pathpool_scenario::progress::Progress;
+use pathpool_experiment::{Backend, RunError};
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -24,9 +25,14 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME", value_parser = crate::scheme_arg::SchemeArg(pathpool_cc::Backend::Sim))]
     pub cc: Option<String>,
     /// Also write packet captures into DIR: one pcap per host of a TCP flow, as tcpdump on
-    /// that host would (docs/pcap.md; read them with `pathpool detect --pcap`).
+    /// that host would (docs/pcap.md; read them with `pathpool detect --pcap`). Simulator only.
     #[arg(long, value_name = "DIR")]
     pub pcap: Option<PathBuf>,
+    /// Where the scenario runs: `sim` (the simulator) or `linux` (real Linux in network
+    /// namespaces with the kernel's controllers, docs/testbed.md; needs root). A scenario the
+    /// backend cannot run is refused, naming the key.
+    #[arg(long, value_name = "NAME", default_value = "sim", value_parser = ["sim", "linux"])]
+    pub backend: String,
 }
 
 pub fn run(args: RunArgs) -> Result<(), CliError> {
@@ -41,34 +47,54 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(w) = pathpool_scenario::randomness::seed_warning(&loaded.scenario) {
         eprintln!("{w}");
     }
+    if args.backend != "sim" && args.pcap.is_some() {
+        return Err(CliError::usage(format!("--pcap: the simulator's host captures; --backend {} has none (on linux: `pathpool testbed run --capture`)", args.backend)));
+    }
+    let refused = |e: RunError| match e {
+        RunError::Refused(m) => CliError::usage(m),
+        RunError::Failed(m) => CliError::runtime(m),
+    };
+    // Checked before any output folder is made.
+    let probe: Box<dyn Backend> = backend(&args.backend, None);
+    probe.check(&loaded).map_err(refused)?;
+    if args.backend == "linux" && !pathpool_testbed::is_root() {
+        return Err(CliError::usage("--backend linux needs root (it builds network namespaces, TUN devices and queues); run it as root"));
+    }
     let out = OutDir::create_reading("--out", &args.out, &[args.file.as_path()])?;
     let pcap = args.pcap.as_ref().map(|dir| OutDir::create_reading("--pcap", dir, &[args.file.as_path()])).transpose()?;
-    let progress = Progress::new(loaded.scenario.simulation.duration);
-    let outcome = pathpool_scenario::simulate_captured(&loaded, &progress, pcap.as_ref().map(OutDir::path)).map_err(|e| CliError::usage(e.to_string()))?;
-    progress.finish();
-    let summary = pathpool_scenario::output::write_all(out.path(), &outcome)
+    let outcome = backend(&args.backend, pcap.as_ref().map(|p| p.path().to_path_buf())).run(&loaded).map_err(refused)?;
+    let summary = pathpool_experiment::output::write_all(out.path(), &outcome)
         .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.target().display())))?;
     if let Some(pcap) = pcap {
         pcap.finish()?;
     }
     out.finish()?;
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
-    let mut lines: Vec<String> = ["hosts", "scheme", "sbd_detector", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
-    if loaded.scenario.simulation.hosts == pathpool_scenario::host_model::HostModel::Ideal {
+    let mut lines: Vec<String> = ["backend", "hosts", "scheme", "sbd_detector", "total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio", "decision_accuracy", "wall_seconds"].iter().filter_map(|k| show(k)).collect();
+    if args.backend == "sim" && loaded.scenario.simulation.hosts == pathpool_experiment::host_model::HostModel::Ideal {
         // The phase-lock warning compares look-alike flows only; a coupled connection against
         // TCP has none, yet idealised hosts can read LIA at 3x TCP (docs/scenarios.md).
         lines.push("note: hosts = \"ideal\" is not validated against real hosts: at a drop-tail queue its flows can lock into phase, so shares may say where packets fell, not what the congestion control does (docs/fidelity.md, \"Can I trust this number?\")".to_string());
     }
     if summary.contains_key("mptcp_mbps") && !summary.contains_key("sum_ratio") {
-        let competitors = loaded.scenario.flows.iter().any(|f| matches!(&f.kind, pathpool_scenario::schema::FlowKind::Tcp(t) if t.competitor));
+        let competitors = loaded.scenario.flows.iter().any(|f| matches!(&f.kind, pathpool_experiment::schema::FlowKind::Tcp(t) if t.competitor));
         lines.push(if competitors {
             "note: no sum_ratio: the competitor flows delivered nothing, so MPTCP has no TCP share to be compared with".to_string()
         } else {
             "note: no sum_ratio and tcp_mbps = 0: no flow is marked `competitor = true`, the TCP flows MPTCP is compared with (docs/scenarios.md)".to_string()
         });
     }
-    lines.extend(outcome.warnings.iter().chain(&pathpool_scenario::detector_blind::warnings(&outcome)).map(|w| format!("warning: {w}")));
+    lines.extend(outcome.warnings.iter().chain(&pathpool_experiment::detector_blind::warnings(&outcome)).map(|w| format!("warning: {w}")));
     // A closed stdout (`| head`) must not turn a finished run into a failure.
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())
+}
+
+/// The backend `--backend NAME` names (one of clap's accepted values), with a progress bar;
+/// `capture`: the simulator's pcap folder.
+fn backend(name: &str, capture: Option<PathBuf>) -> Box<dyn Backend> {
+    match name {
+        "linux" => Box::new(pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: true, capture: None, host_captures: Vec::new() } }),
+        _ => Box::new(pathpool_scenario::Simulator { progress: true, capture }),
+    }
 }

@@ -120,7 +120,7 @@ fn run_scenario(args: TestbedRunArgs) -> Result<(), CliError> {
         }
         let options = pathpool_testbed::RunOptions { progress: true, capture, host_captures };
         let outcome = pathpool_testbed::run(&loaded, &options).map_err(|e| CliError::runtime(e.to_string()))?;
-        let summary = pathpool_testbed::write_outputs(&dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", dir.display())))?;
+        let summary = pathpool_experiment::output::write_all(&dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", dir.display())))?;
         runs.push(summary);
     }
     let summary = if runs.len() == 1 { runs.pop().expect("one run") } else { medians(out.path(), &runs)? };

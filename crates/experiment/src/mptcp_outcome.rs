@@ -5,7 +5,6 @@
 use crate::schema::FlowKind;
 use crate::topology::{Hop, Topology};
 use crate::Loaded;
-use pathpool_sim as sim;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -36,13 +35,13 @@ pub struct Multipath {
     pub tcp_mbps: f64,
 }
 
-pub(crate) fn hop_rate(topo: &Topology, h: &Hop) -> u64 {
+pub fn hop_rate(topo: &Topology, h: &Hop) -> u64 {
     let l = &topo.links[h.link];
     if h.reverse { l.reverse.as_ref().map_or(u64::MAX, |d| d.rate_bps) } else { l.forward.rate_bps }
 }
 
 /// The hops of `route` whose rate is the route's smallest: its bottleneck links.
-pub(crate) fn bottleneck_hops(topo: &Topology, route: &[Hop]) -> Vec<Hop> {
+pub fn bottleneck_hops(topo: &Topology, route: &[Hop]) -> Vec<Hop> {
     let min = route.iter().map(|h| hop_rate(topo, h)).min().unwrap_or(u64::MAX);
     route.iter().filter(|h| hop_rate(topo, h) == min).copied().collect()
 }
@@ -125,45 +124,6 @@ pub fn assemble(l: &Loaded, measured: &[Measured], records: &dyn Fn(usize) -> (R
         })
         .collect();
     (!conns.is_empty()).then_some(Multipath { connections: conns, tcp_mbps })
-}
-
-pub(crate) fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, sim::MptcpId, usize)], sim_flows: &[(String, bool)]) -> Option<Multipath> {
-    if connections.is_empty() {
-        return None;
-    }
-    let topo = &l.topology;
-    let warmup = crate::units::seconds(l.scenario.simulation.warmup);
-    let connection = |ti: usize| connections.iter().find(|c| c.0 == ti).map(|&(_, id, first)| (id, first));
-    let mut measured = Vec::with_capacity(topo.flows.len());
-    let mut sim_index = 0;
-    for (ti, f) in topo.flows.iter().enumerate() {
-        if let Some((id, first)) = connection(ti) {
-            let subflow_mbps = (0..f.subflows.len()).map(|k| s.flow_stats(sim::FlowId((first + k) as u32)).throughput_bps / 1e6).collect();
-            measured.push(Measured { throughput_mbps: s.mptcp_stats(id).throughput_bps / 1e6, subflow_mbps });
-            sim_index += f.subflows.len();
-        } else {
-            measured.push(Measured { throughput_mbps: s.flow_stats(sim::FlowId(sim_index as u32)).throughput_bps / 1e6, subflow_mbps: Vec::new() });
-            sim_index += 1;
-        }
-    }
-    debug_assert_eq!(sim_index, sim_flows.len());
-    let window = |r: &[sim::mptcp::GroupingRecord], start: f64| -> Records {
-        r.iter().map(|x| (start + crate::units::seconds(x.time), x.groups.clone())).filter(|x| x.0 >= warmup).collect()
-    };
-    let records = |ti: usize| -> (Records, Records) {
-        let (id, _) = connection(ti).expect("records are asked of connections only");
-        let start = crate::units::seconds(topo.flows[ti].start);
-        (window(s.mptcp_observations(id), start), window(s.mptcp_decisions(id), start))
-    };
-    let mut mp = assemble(l, &measured, &records)?;
-    for (c, ti) in mp.connections.iter_mut().zip(topo.flows.iter().enumerate().filter(|(ti, _)| connection(*ti).is_some()).map(|(ti, _)| ti)) {
-        let (id, _) = connection(ti).expect("filtered to connections");
-        let start = crate::units::seconds(topo.flows[ti].start);
-        let (obs, dec) = s.mptcp_sender_records(id);
-        c.sender_observations = window(obs, start);
-        c.sender_decisions = window(dec, start);
-    }
-    Some(mp)
 }
 
 /// S0 §IV-B: correct when the grouping equals the truth (SB: all in one group; NSB: every

@@ -1,9 +1,10 @@
-//! One case of the suite: the simulator over seeds and the testbed over repeats, each run's
-//! output folder kept under DIR/CASE/{sim,real}/ for a closer look.
+//! One case of the suite: the simulator over seeds and the testbed over repeats (each through
+//! its `Backend`, as `pathpool compare` runs them), each run's output folder kept under
+//! DIR/CASE/{sim,real}/ for a closer look.
 
 use super::suite::Case;
-use crate::{Result, TestbedError};
-use pathpool_scenario::progress::Progress;
+use pathpool_testbed::{Result, TestbedError};
+use pathpool_experiment::Backend;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -52,7 +53,7 @@ pub fn simulate_case(case: &Case, settings: &Settings, out: &Path, log: &dyn Fn(
         let mut o = overrides.clone();
         o.push(format!("simulation.seed={seed}"));
         let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
-        let outcome = pathpool_scenario::simulate(&loaded, &Progress::hidden()).map_err(|e| TestbedError(e.to_string()))?;
+        let outcome = pathpool_scenario::Simulator::default().run(&loaded).map_err(|e| TestbedError(e.to_string()))?;
         let dir = out.join(case.name).join("sim").join(format!("seed-{seed}"));
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         let summary = pathpool_scenario::output::write_all(&dir, &outcome).map_err(io(&dir))?;
@@ -71,10 +72,11 @@ pub fn real_repeat(case: &Case, settings: &Settings, out: &Path, repeat: u32, si
     let loaded = pathpool_scenario::load(&file, &o).map_err(|e| TestbedError(e.to_string()))?;
     let dir = out.join(case.name).join("real").join(format!("repeat-{repeat}"));
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let options = crate::RunOptions { progress: false, capture: None, host_captures: Vec::new() };
-    let summary = if uses_sbd(&crate::run::check(&loaded)?) {
-        let (outcome, daemon) = with_sbd_daemon(&dir, || crate::run(&loaded, &options), &|line| log(&format!("{}: real repeat {repeat}: {line}", case.name)))?;
-        let mut summary = crate::write_outputs(&dir, &outcome).map_err(io(&dir))?;
+    let linux = pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() } };
+    let run = || linux.run(&loaded).map_err(|e| TestbedError(e.to_string()));
+    let summary = if uses_sbd(&pathpool_testbed::run::check(&loaded)?) {
+        let (outcome, daemon) = with_sbd_daemon(&dir, run, &|line| log(&format!("{}: real repeat {repeat}: {line}", case.name)))?;
+        let mut summary = pathpool_experiment::output::write_all(&dir, &outcome).map_err(io(&dir))?;
         let log_text = std::fs::read_to_string(dir.join("sbd.log")).map_err(io(&dir))?;
         let (apart, together, total) = daemon_decisions(&log_text);
         for (k, v) in [("samples", daemon.samples), ("decisions", daemon.decisions), ("not_yet", daemon.not_yet), ("group_changes", daemon.changes), ("decisions_apart", apart), ("decisions_together", together), ("decisions_of_all_subflows", total)] {
@@ -82,13 +84,13 @@ pub fn real_repeat(case: &Case, settings: &Settings, out: &Path, repeat: u32, si
         }
         // The daemon stamps its log in wall-clock time: where the scenario's time 0 lies on
         // that clock (scripts/realfair.py measures the reaction to a shifting bottleneck so).
-        if let Some(t) = crate::run::last_traffic_start_unix_s() {
+        if let Some(t) = pathpool_testbed::run::last_traffic_start_unix_s() {
             summary.insert("sbd_daemon.traffic_start_unix_s".into(), serde_json::json!(t));
         }
         std::fs::write(dir.join("summary.json"), pathpool_scenario::summary::to_json(&summary)).map_err(io(&dir))?;
         summary
     } else {
-        crate::write_outputs(&dir, &crate::run(&loaded, &options)?).map_err(io(&dir))?
+        pathpool_experiment::output::write_all(&dir, &run()?).map_err(io(&dir))?
     };
     has_sim_keys(&summary, sim_keys, &dir.join("summary.json"))?;
     let v = quantity_of(case, &summary, &dir)?;
@@ -146,8 +148,8 @@ fn has_sim_keys(summary: &std::collections::BTreeMap<String, serde_json::Value>,
 /// Whether a planned run has an MPTCP flow on pp_mptcp_sbd: MPTCP-SBD, whose subflow groups
 /// come from the SBD daemon. Without the daemon pp_mptcp_sbd keeps every subflow in one
 /// group, which is coupled OLIA, not MPTCP-SBD.
-pub fn uses_sbd(plan: &crate::plan::Plan) -> bool {
-    plan.flows.iter().any(|f| matches!(&f.spec, crate::support::Checked::Mptcp { tcp, .. } if tcp.cc == pathpool_kernel::sbd_controller()))
+pub fn uses_sbd(plan: &pathpool_testbed::plan::Plan) -> bool {
+    plan.flows.iter().any(|f| matches!(&f.spec, pathpool_testbed::support::Checked::Mptcp { tcp, .. } if tcp.cc == pathpool_kernel::sbd_controller()))
 }
 
 /// From the SBD daemon's log: decisions that put every subflow in a group of its own, that
@@ -216,10 +218,10 @@ fn with_sbd_daemon<T>(dir: &Path, run: impl FnOnce() -> Result<T>, log: &dyn Fn(
 mod tests {
     use super::*;
 
-    fn plan_of(name: &str) -> Result<crate::plan::Plan> {
+    fn plan_of(name: &str) -> Result<pathpool_testbed::plan::Plan> {
         let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/fidelity").join(format!("{name}.toml"));
         let loaded = pathpool_scenario::load(&file, &[]).map_err(|e| TestbedError(e.to_string()))?;
-        crate::run::check(&loaded)
+        pathpool_testbed::run::check(&loaded)
     }
 
     /// Only the MPTCP-SBD case gets the daemon; where this build cannot register the BPF
@@ -285,7 +287,7 @@ mod tests {
         }, &|_| {})
         .map(|_| ());
         let e = r.expect_err("no decision, no value").0;
-        if crate::is_root() && pathpool_kernel::buildable().is_ok() {
+        if pathpool_testbed::is_root() && pathpool_kernel::buildable().is_ok() {
             assert!(ran.get(), "{e}");
             assert!(e.contains("0 decisions") && e.contains("not MPTCP-SBD"), "{e}");
             assert!(dir.join("sbd.log").is_file());

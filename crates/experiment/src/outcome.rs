@@ -85,6 +85,8 @@ pub struct Outcome {
 /// The settings a reader needs to interpret a run, recorded in summary.json.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Ran {
+    /// The backend that ran it, as `pathpool run --backend` names it ("sim", "linux", "quic").
+    pub backend: &'static str,
     /// The simulator's host model (`simulation.hosts`); None on a real stack.
     pub hosts: Option<&'static str>,
     /// The congestion control of the multipath connections (`cc` as the scenario names it),
@@ -97,15 +99,16 @@ pub struct Ran {
 impl Ran {
     /// What a run of scenario `l` on the simulator runs.
     pub fn simulator(l: &crate::Loaded) -> Ran {
-        Ran { hosts: Some(l.scenario.simulation.hosts.name()), ..Ran::real(l) }
+        Ran { backend: "sim", hosts: Some(l.scenario.simulation.hosts.name()), ..Ran::real(l) }
     }
 
     /// What a run of scenario `l` on the testbed runs: real Linux hosts.
     pub fn testbed(l: &crate::Loaded) -> Ran {
-        Ran { hosts: Some("real-linux"), ..Ran::real(l) }
+        Ran { backend: "linux", hosts: Some("real-linux"), ..Ran::real(l) }
     }
 
-    /// What a run of scenario `l` on a real stack runs (the host is the real one).
+    /// What a run of scenario `l` on a real stack runs (the host is the real one); the
+    /// caller names the backend.
     pub fn real(l: &crate::Loaded) -> Ran {
         let mut sbd_detectors = Vec::new();
         let mut schemes: Vec<String> = Vec::new();
@@ -121,6 +124,6 @@ impl Ran {
                 }
             }
         }
-        Ran { hosts: None, schemes, sbd_detectors }
+        Ran { backend: "", hosts: None, schemes, sbd_detectors }
     }
 }

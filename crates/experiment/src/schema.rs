@@ -2,8 +2,6 @@
 //! (picoseconds, bits per second, bytes). `docs/scenarios.md` documents the file format.
 
 use crate::fields::Located;
-/// Loss recovery and TCP traffic are the simulator's own types: the file names them 1:1.
-pub use pathpool_sim::{Recovery, Scheduler, TcpTraffic};
 
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -110,12 +108,12 @@ pub struct MptcpSpec {
     /// Node names from sender to receiver, one list per subflow.
     pub subflows: Vec<Located<Vec<String>>>,
     pub cc: Located<String>,
-    pub scheduler: pathpool_sim::Scheduler,
+    pub scheduler: Scheduler,
     /// Connection-level receive buffer in packets (None: unlimited).
     pub receive_buffer: Option<u64>,
     /// `sbd_feedback`: what an MPTCP-SBD sender does with the decisions (None: key absent,
     /// the decisions drive the coupling).
-    pub sbd_feedback: Option<Located<pathpool_sim::SbdFeedback>>,
+    pub sbd_feedback: Option<Located<SbdFeedback>>,
     /// `sbd_sample_spacing` in picoseconds (None: the MPTCP-SBD default).
     pub sbd_sample_spacing: Option<Located<u64>>,
     /// `sbd_corr_min`: the receiver's detector also splits groups whose subflows' interval
@@ -125,7 +123,7 @@ pub struct MptcpSpec {
     /// the correlation split and the change detector; docs/sbd.md). None: "mptcp-sbd".
     pub sbd_detector: Option<Located<String>>,
     /// `sbd_receiver`: what the receiver reports, its decisions or a lie (docs/security.md).
-    pub sbd_receiver: Option<Located<pathpool_sim::ReceiverReport>>,
+    pub sbd_receiver: Option<Located<ReceiverReport>>,
     /// `sbd_verify`: the sender checks the decisions with a detector of its own.
     pub sbd_verify: Option<Located<bool>>,
 }
@@ -192,4 +190,61 @@ pub enum UdpPattern {
     Poisson { rate_bps: u64 },
     /// Pareto-distributed on periods at `rate_bps`, exponential off periods.
     OnOff { rate_bps: u64, mean_on: u64, mean_off: u64, pareto_shape: f64 },
+}
+
+/// Loss recovery after three duplicate ACKs (`recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// RFC 6582, cumulative ACKs only (the receiver sends no SACK blocks).
+    NewReno,
+    /// RFC 6675 with SACK blocks from the receiver (RFC 2018).
+    Sack,
+}
+
+/// What the sending application offers (`traffic`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TcpTraffic {
+    /// Always has data.
+    Bulk,
+    /// Produces data at `bps` (wire bits of data segments per second) from the start time.
+    RateLimited { bps: u64 },
+    /// A transfer of this many bytes (rounded up to whole segments).
+    Bytes(u64),
+}
+
+/// Which subflow gets the next segment of connection data when several have window room
+/// (`scheduler`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheduler {
+    /// The subflow with the smallest smoothed RTT (the Linux MPTCP default scheduler).
+    LowestRtt,
+    /// Subflows in turn.
+    RoundRobin,
+}
+
+/// What an MPTCP-SBD sender does with the receiver's decisions (`sbd_feedback`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SbdFeedback {
+    /// Couple as the decisions say (S0).
+    Decisions,
+    /// Open loop, for studying the detector: OLIA over all subflows whatever the decisions.
+    FixedOlia,
+    /// Open loop: Reno on every subflow whatever the decisions.
+    FixedReno,
+    /// S2 §5.2's harness (algorithms.md §8.5): uncoupled at first; a decision that groups
+    /// subflows couples all of them, until `hold` (picoseconds) passes without another.
+    Switch { hold: u64 },
+}
+
+/// What an MPTCP-SBD receiver reports (`sbd_receiver`; docs/security.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReceiverReport {
+    /// Its detector's decisions.
+    Honest,
+    /// Every subflow in a bottleneck group of its own, whatever was detected.
+    Separate,
+    /// Every decision, each subflow in a group drawn at random from 1..=n.
+    Random,
+    /// Decisions alternate between all subflows together and every subflow apart.
+    Flapping,
 }

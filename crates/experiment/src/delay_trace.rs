@@ -5,7 +5,6 @@
 //! losses per interval).
 
 use pathpool_trace::{OwdRow, RttRow};
-use pathpool_sim as sim;
 use std::io;
 use std::path::Path;
 
@@ -15,10 +14,35 @@ pub const FILES: [&str; 2] = ["owd.csv", "rtt.csv"];
 #[derive(Clone, Debug, PartialEq)]
 pub struct DelayTrace {
     pub flow: String,
-    pub log: sim::tcp::DelayLog,
+    pub log: DelayLog,
 }
 
-fn micros(t: sim::Time) -> i64 {
+/// One data segment as the receiver saw it; times in picoseconds on one clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwdSample {
+    /// The sender's clock when the segment left.
+    pub sent: u64,
+    pub received: u64,
+    /// A retransmission: a segment of this flow was lost before it.
+    pub retransmission: bool,
+}
+
+/// One RTT sample as the sender took it, in picoseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RttSample {
+    /// When the ACK arrived.
+    pub at: u64,
+    pub rtt: u64,
+}
+
+/// A flow's two logs, in time order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DelayLog {
+    pub owd: Vec<OwdSample>,
+    pub rtt: Vec<RttSample>,
+}
+
+fn micros(t: u64) -> i64 {
     (t / 1_000_000) as i64
 }
 

@@ -1,38 +1,43 @@
 //! Multipath flows in scenario files (`kind = "mptcp"`): their keys, the names of the
-//! multipath congestion-control schemes, and the `--cc` override.
+//! multipath congestion-control schemes, and the `--cc` override. What a scheme is on a
+//! backend is the backend's (the simulator's: `pathpool_scenario::scheme`).
 
 use crate::error::{Result, ScenarioError};
 use crate::fields::{Fields, Located};
-use crate::schema::{FlowKind, MptcpSpec, TcpSpec};
+use crate::schema::{FlowKind, MptcpSpec, ReceiverReport, SbdFeedback, Scheduler, TcpSpec};
 use crate::suggest::did_you_mean;
 use crate::tree::Kind;
-use pathpool_cc::{Algorithm, Scheme};
-use pathpool_sim::{time, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler};
+use crate::units::PS_PER_SEC;
+use pathpool_cc::Scheme;
 
 /// S2 §5.2: back to uncoupled after 100 s without a positive decision (TR-LIA and SSC-LIA).
 pub const S2_HOLD_S: u64 = 100;
 
-/// What scheme `name` (one of `pathpool_cc::Scheme`'s names) runs in the simulator.
-pub fn scheme(name: &str) -> std::result::Result<MultipathCc, String> {
-    let scheme = name.parse::<Scheme>().map_err(|e| match Scheme::renamed(name) {
+/// The most subflows a connection may have (the simulator's limit, and Linux MPTCP's).
+pub const MAX_SUBFLOWS: usize = 8;
+
+/// A scheme name `cc` and `--cc` accept (one of `pathpool_cc::Scheme`'s); the error names the
+/// known ones, or the scheme's new name if it was renamed.
+pub fn check_name(name: &str) -> std::result::Result<(), String> {
+    name.parse::<Scheme>().map(|_| ()).map_err(|e| match Scheme::renamed(name) {
         Some(_) => e,
         None => {
             let hint = did_you_mean(name, Scheme::names());
             format!("unknown multipath congestion control \"{name}\"{hint}; expected one of: {}", Scheme::names().collect::<Vec<_>>().join(", "))
         }
-    })?;
-    Ok(match scheme {
-        // S1 §2 and §3's baselines (fully-coupled, linked-increases) included.
-        Scheme::Window(a) => MultipathCc::Coupled(a),
-        Scheme::MptcpSbd => MultipathCc::MptcpSbd(SbdPolicy::default()),
-        // MPTCP-SBD coupling per bottleneck group of a pairwise sharing relation (docs/sbd.md,
-        // "Beyond partitions: pairwise sharing"; pathpool's extension).
-        Scheme::MptcpSbdPairwise => MultipathCc::MptcpSbd(SbdPolicy { pairwise: true, ..SbdPolicy::default() }),
-        // S2 §5.2's SSC-LIA: MPTCP-SBD's receiver-side RFC 8382 grouping switching LIA on in
-        // S2's harness (uncoupled at first, coupled for 100 s after each grouping decision).
-        Scheme::SscLia => MultipathCc::MptcpSbd(SbdPolicy { coupled: Algorithm::Lia, feedback: SbdFeedback::Switch { hold: time::secs(S2_HOLD_S) }, ..SbdPolicy::default() }),
-        Scheme::TrLia => MultipathCc::TrLia { hold: time::secs(S2_HOLD_S) },
     })
+}
+
+/// Schemes whose receiver runs MPTCP-SBD's shared-bottleneck detector (S0 §III; S2 §5.2's
+/// SSC-LIA): the ones the `sbd_*` keys apply to.
+pub fn runs_sbd_detector(name: &str) -> bool {
+    matches!(name.parse::<Scheme>(), Ok(Scheme::MptcpSbd | Scheme::MptcpSbdPairwise | Scheme::SscLia))
+}
+
+/// Schemes that group subflows by a detector of shared bottlenecks (MPTCP-SBD's, or S2's
+/// TR-LIA's own), which needs at least two subflows.
+pub fn runs_a_detector(name: &str) -> bool {
+    runs_sbd_detector(name) || name.parse::<Scheme>() == Ok(Scheme::TrLia)
 }
 
 /// The `subflows` lists, each checked like a route.
@@ -76,8 +81,8 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
     if subflows.is_empty() {
         return Err(f.error("subflows", "needs at least one subflow route"));
     }
-    if subflows.len() > pathpool_sim::mptcp::MAX_SUBFLOWS {
-        return Err(f.error("subflows", format!("{} subflows; at most {} are supported", subflows.len(), pathpool_sim::mptcp::MAX_SUBFLOWS)));
+    if subflows.len() > MAX_SUBFLOWS {
+        return Err(f.error("subflows", format!("{} subflows; at most {MAX_SUBFLOWS} are supported", subflows.len())));
     }
     let (first, last) = (&subflows[0].value[0], subflows[0].value.last());
     for s in &subflows {
@@ -102,7 +107,7 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
         let value = match c.value.as_str() {
             "olia" => SbdFeedback::FixedOlia,
             "reno" => SbdFeedback::FixedReno,
-            "switch" => SbdFeedback::Switch { hold: time::secs(S2_HOLD_S) },
+            "switch" => SbdFeedback::Switch { hold: S2_HOLD_S * PS_PER_SEC },
             _ => SbdFeedback::Decisions,
         };
         Located { value, origin: c.origin, path: c.path }
@@ -124,61 +129,33 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
 }
 
 /// A known scheme that makes sense for `n` subflows.
-fn check_scheme(name: &str, n: usize) -> std::result::Result<MultipathCc, String> {
-    let cc = scheme(name)?;
-    if matches!(cc, MultipathCc::MptcpSbd(_) | MultipathCc::TrLia { .. }) && n < 2 {
+fn check_scheme(name: &str, n: usize) -> std::result::Result<(), String> {
+    check_name(name)?;
+    if runs_a_detector(name) && n < 2 {
         return Err(format!("\"{name}\" runs a shared-bottleneck detector, which needs at least two subflows (this connection has {n})"));
     }
-    Ok(cc)
+    Ok(())
 }
 
-/// The scheme of connection `m` (after any `--cc`), with its `sbd_*` keys applied; such a
-/// key on a scheme without the MPTCP-SBD detector is an error.
-pub(crate) fn scheme_of(m: &MptcpSpec) -> std::result::Result<MultipathCc, String> {
-    let mut cc = scheme(&m.cc.value)?;
-    let given = m
-        .sbd_feedback
+/// The first `sbd_*` key connection `m` gives, by its dotted path (None: it gives none).
+pub fn first_sbd_key(m: &MptcpSpec) -> Option<&str> {
+    m.sbd_feedback
         .as_ref()
         .map(|f| &f.path)
         .or(m.sbd_sample_spacing.as_ref().map(|s| &s.path))
         .or(m.sbd_corr_min.as_ref().map(|c| &c.path))
         .or(m.sbd_detector.as_ref().map(|d| &d.path))
         .or(m.sbd_receiver.as_ref().map(|r| &r.path))
-        .or(m.sbd_verify.as_ref().map(|v| &v.path));
-    match (&mut cc, given) {
-        (MultipathCc::MptcpSbd(p), _) => {
-            p.feedback = m.sbd_feedback.as_ref().map_or(p.feedback, |f| f.value);
-            p.sample_spacing = m.sbd_sample_spacing.as_ref().map_or(p.sample_spacing, |s| s.value);
-            p.corr_min = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_min);
-            p.report = m.sbd_receiver.as_ref().map_or(p.report, |r| r.value);
-            p.verify = m.sbd_verify.as_ref().map_or(p.verify, |v| v.value);
-            // A connection that names no detector runs the recommended `pathpool` preset
-            // (docs/sbd.md, "The pathpool preset"): the split (at sbd_corr_min if given) and
-            // the change detector (pathpool_sbd::SbdParams::pathpool). "mptcp-sbd" is [S0]'s,
-            // which the reproductions name (`pin_published_detector`); "rfc8382" is RFC 8382
-            // §2.2's parameters with [S0]'s decision filter.
-            // Which preset a connection that names none runs is the scheme table's
-            // (`pathpool_cc::Scheme::detector`): `mptcp-sbd-pairwise` runs [S0]'s: the change detector's memory
-            // restarts leave the pair relation's correlations too few intervals, and on
-            // overlapping paths with TCP flows it then misses shared links (docs/sbd.md,
-            // "Beyond partitions: pairwise sharing").
-            let preset = default_detector(&m.cc.value);
-            if m.sbd_detector.as_ref().map_or(preset, |d| d.value.as_str()) == "pathpool" {
-                p.corr_min = p.corr_min.or(Some(pathpool_sbd::CORR_MIN));
-                p.change_detect = true;
-            }
-            p.rfc8382 = m.sbd_detector.as_ref().is_some_and(|d| d.value == "rfc8382");
-        }
-        (_, Some(path)) => return Err(format!("{path}: applies only to cc = \"mptcp-sbd\" or \"ssc-lia\", this connection runs \"{}\"", m.cc.value)),
-        _ => {}
-    }
-    Ok(cc)
+        .or(m.sbd_verify.as_ref().map(|v| &v.path))
+        .map(String::as_str)
 }
 
 /// The detector preset connection `m` runs ("pathpool", "mptcp-sbd" or "rfc8382"), as
 /// `scheme_of` chooses it; None for a scheme without MPTCP-SBD's detector.
 pub fn detector_preset(m: &MptcpSpec) -> Option<&'static str> {
-    let Ok(MultipathCc::MptcpSbd(_)) = scheme(&m.cc.value) else { return None };
+    if !runs_sbd_detector(&m.cc.value) {
+        return None;
+    }
     Some(match m.sbd_detector.as_ref().map(|d| d.value.as_str()) {
         Some("pathpool") => "pathpool",
         Some("rfc8382") => "rfc8382",
@@ -198,7 +175,7 @@ fn default_detector(name: &str) -> &'static str {
 pub fn pin_published_detector(loaded: &mut crate::Loaded) {
     for flow in &mut loaded.scenario.flows {
         if let FlowKind::Mptcp(m) = &mut flow.kind {
-            if m.sbd_detector.is_none() && matches!(scheme(&m.cc.value), Ok(MultipathCc::MptcpSbd(_))) {
+            if m.sbd_detector.is_none() && runs_sbd_detector(&m.cc.value) {
                 let path = format!("{}sbd_detector", m.cc.path.strip_suffix("cc").unwrap_or(&m.cc.path));
                 m.sbd_detector = Some(Located { value: "mptcp-sbd".to_string(), origin: m.cc.origin.clone(), path });
             }
@@ -209,7 +186,7 @@ pub fn pin_published_detector(loaded: &mut crate::Loaded) {
 /// `--cc NAME`: every multipath connection of the scenario runs scheme NAME.
 pub fn override_cc(loaded: &mut crate::Loaded, name: &str) -> std::result::Result<(), ScenarioError> {
     let fail = |m: String| ScenarioError::file(&loaded.source.name, m);
-    scheme(name).map_err(|m| fail(format!("--cc: {m}")))?;
+    check_name(name).map_err(|m| fail(format!("--cc: {m}")))?;
     let mut any = false;
     for flow in &mut loaded.scenario.flows {
         if let FlowKind::Mptcp(m) = &mut flow.kind {

@@ -60,6 +60,9 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
     if let Some(mp) = &o.multipath {
         crate::mptcp_outcome::summary(mp, &mut put);
     }
+    if !o.ran.backend.is_empty() {
+        put("backend".into(), json!(o.ran.backend));
+    }
     if let Some(h) = o.ran.hosts {
         put("hosts".into(), json!(h));
     }

@@ -1,0 +1,213 @@
+//! `pathpool compare FILE.toml --backends sim,linux --out DIR [--repeats N]`: one scenario
+//! on several backends side by side. Run K of every backend takes seed K; each run's output
+//! folder is DIR/BACKEND/run-K. Per summary key and backend: median, range and number of
+//! runs, and the median's relative error against the reference backend (compare.csv,
+//! report.md, compare.png).
+
+use crate::error::CliError;
+use crate::outdir::OutDir;
+use clap::Args;
+use pathpool_experiment::{Backend, RunError};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The backends `--backends` takes.
+const BACKENDS: [&str; 2] = ["sim", "linux"];
+
+/// The keys compared by default (those every run has): the summary's headline figures and
+/// every flow's and connection's throughput.
+const HEADLINE: [&str; 6] = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio"];
+
+#[derive(Args)]
+pub struct CompareArgs {
+    /// Scenario file (TOML; docs/scenarios.md).
+    pub file: PathBuf,
+    /// Backends to run it on, comma-separated: sim, linux (linux needs root).
+    #[arg(long, value_name = "LIST", default_value = "sim,linux", value_delimiter = ',')]
+    pub backends: Vec<String>,
+    /// The backend the others' relative errors are taken against (default: linux if listed,
+    /// else the first).
+    #[arg(long, value_name = "NAME")]
+    pub reference: Option<String>,
+    /// Runs per backend; run K takes seed K.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeats: u32,
+    /// Summary keys to compare, comma-separated (default: the headline keys and every flow's
+    /// throughput that every run has).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub keys: Vec<String>,
+    /// Override a value of the file by dotted path (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Output folder: compare.csv, report.md, compare.png and every run's folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+fn make(name: &str) -> Box<dyn Backend> {
+    match name {
+        "linux" => Box::new(pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() } }),
+        _ => Box::new(pathpool_scenario::Simulator { progress: false, capture: None }),
+    }
+}
+
+fn overrides(args: &CompareArgs, seed: u32) -> Vec<String> {
+    let mut o = args.set.clone();
+    o.push(format!("simulation.seed={seed}"));
+    o
+}
+
+pub fn run(args: CompareArgs) -> Result<(), CliError> {
+    for b in &args.backends {
+        if !BACKENDS.contains(&b.as_str()) {
+            return Err(CliError::usage(format!("--backends: unknown backend \"{b}\"; expected some of: {}", BACKENDS.join(", "))));
+        }
+    }
+    if args.backends.is_empty() || args.backends.iter().enumerate().any(|(i, b)| args.backends[..i].contains(b)) {
+        return Err(CliError::usage(format!("--backends: expected distinct backends among {}, got \"{}\"", BACKENDS.join(", "), args.backends.join(","))));
+    }
+    let reference = match &args.reference {
+        Some(r) if !args.backends.contains(r) => return Err(CliError::usage(format!("--reference: \"{r}\" is not among --backends {}", args.backends.join(",")))),
+        Some(r) => r.clone(),
+        None => args.backends.iter().find(|b| *b == "linux").unwrap_or(&args.backends[0]).clone(),
+    };
+    // Every backend checks the scenario before anything runs or any folder is made.
+    let loaded = pathpool_scenario::load(&args.file, &overrides(&args, 1)).map_err(|e| CliError::usage(e.to_string()))?;
+    for b in &args.backends {
+        make(b).check(&loaded).map_err(|e| CliError::usage(format!("--backends {b}: {e}")))?;
+    }
+    if args.backends.iter().any(|b| b == "linux") && !pathpool_testbed::is_root() {
+        return Err(CliError::usage("--backends linux needs root (it builds network namespaces, TUN devices and queues); run it as root"));
+    }
+    let out = OutDir::create_reading("--out", &args.out, &[args.file.as_path()])?;
+    // Runs alternate between backends, so that a slow drift of the host touches all alike.
+    let mut runs: BTreeMap<&str, Vec<BTreeMap<String, Value>>> = BTreeMap::new();
+    for k in 1..=args.repeats {
+        let loaded = pathpool_scenario::load(&args.file, &overrides(&args, k)).map_err(|e| CliError::usage(e.to_string()))?;
+        for b in &args.backends {
+            let dir = out.path().join(b).join(format!("run-{k}"));
+            std::fs::create_dir_all(&dir)?;
+            let outcome = make(b).run(&loaded).map_err(|e| match e {
+                RunError::Refused(m) => CliError::usage(m),
+                RunError::Failed(m) => CliError::runtime(format!("--backends {b}, run {k}: {m}")),
+            })?;
+            let summary = pathpool_experiment::output::write_all(&dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", dir.display())))?;
+            eprintln!("{b} run {k}/{}: done", args.repeats);
+            runs.entry(b.as_str()).or_default().push(summary);
+        }
+    }
+    let keys = keys(&args.keys, &runs)?;
+    let rows = rows(&keys, &args.backends, &reference, &runs);
+    let command = format!("pathpool compare {} --backends {} --repeats {}{}", args.file.display(), args.backends.join(","), args.repeats, args.set.iter().map(|s| format!(" --set {s}")).collect::<String>());
+    std::fs::write(out.path().join("compare.csv"), csv(&rows))?;
+    std::fs::write(out.path().join("report.md"), report(&rows, &reference, &command))?;
+    figure(&out.path().join("compare.png"), &keys, &args.backends, &reference, &runs).map_err(|e| CliError::runtime(e.to_string()))?;
+    out.finish()?;
+    println!("{}", table(&rows, &reference));
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+fn number(summary: &BTreeMap<String, Value>, key: &str) -> Option<f64> {
+    summary.get(key).and_then(Value::as_f64)
+}
+
+/// The keys to compare: those asked for (each must be a number in every run), or the
+/// headline keys and per-flow throughputs that every run has.
+fn keys(asked: &[String], runs: &BTreeMap<&str, Vec<BTreeMap<String, Value>>>) -> Result<Vec<String>, CliError> {
+    let all = || runs.values().flatten();
+    if !asked.is_empty() {
+        for key in asked {
+            if let Some((b, _)) = runs.iter().find(|(_, rs)| rs.iter().any(|s| number(s, key).is_none())) {
+                return Err(CliError::usage(format!("--keys: \"{key}\" is not a number in every summary.json of backend {b}")));
+            }
+        }
+        return Ok(asked.to_vec());
+    }
+    let first = all().next().expect("at least one run");
+    let flows = first.keys().filter(|k| (k.starts_with("flow.") || k.starts_with("mptcp.")) && k.ends_with(".throughput_mbps") && !k.contains(".sf"));
+    let candidates: Vec<String> = HEADLINE.iter().map(|k| k.to_string()).chain(flows.cloned()).collect();
+    Ok(candidates.into_iter().filter(|k| all().all(|s| number(s, k).is_some())).collect())
+}
+
+/// One key on one backend.
+struct Row {
+    key: String,
+    backend: String,
+    values: Vec<f64>,
+    /// (median - reference's median) / reference's median; None for the reference itself.
+    relative_error: Option<f64>,
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+fn range(v: &[f64]) -> (f64, f64) {
+    v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)))
+}
+
+fn rows(keys: &[String], backends: &[String], reference: &str, runs: &BTreeMap<&str, Vec<BTreeMap<String, Value>>>) -> Vec<Row> {
+    let values = |b: &str, k: &str| -> Vec<f64> { runs[b].iter().filter_map(|s| number(s, k)).collect() };
+    let mut out = Vec::new();
+    for k in keys {
+        let base = median(&values(reference, k));
+        for b in backends {
+            let v = values(b, k);
+            let relative_error = (b != reference).then(|| (median(&v) - base) / base);
+            out.push(Row { key: k.clone(), backend: b.clone(), values: v, relative_error });
+        }
+    }
+    out
+}
+
+fn csv(rows: &[Row]) -> String {
+    let mut s = String::from("key,backend,runs,median,min,max,relative_error\n");
+    for r in rows {
+        let (lo, hi) = range(&r.values);
+        let e = r.relative_error.map_or(String::new(), |e| e.to_string());
+        s.push_str(&format!("{},{},{},{},{lo},{hi},{e}\n", r.key, r.backend, r.values.len(), median(&r.values)));
+    }
+    s
+}
+
+fn table(rows: &[Row], reference: &str) -> String {
+    let mut t = format!("| key | backend | median [min, max] (runs) | vs {reference} |\n|---|---|---|---|\n");
+    for r in rows {
+        let (lo, hi) = range(&r.values);
+        let e = r.relative_error.map_or("reference".to_string(), |e| if e.is_finite() { format!("{:+.1} %", 100.0 * e) } else { "n/a (reference median 0)".to_string() });
+        t.push_str(&format!("| {} | {} | {:.4} [{lo:.4}, {hi:.4}] ({}) | {e} |\n", r.key, r.backend, median(&r.values), r.values.len()));
+    }
+    t
+}
+
+fn report(rows: &[Row], reference: &str, command: &str) -> String {
+    format!(
+        "# One scenario on several backends\n\n`{command}`\n\nEach value is the median [min, max] (number of runs; run K of every backend takes seed K). \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median. Every run's output folder is under BACKEND/run-K/.\n\n{}\n![each run's value over the reference's median](compare.png)\n",
+        table(rows, reference)
+    )
+}
+
+/// One figure: per key and backend, each run's value over the reference's median.
+fn figure(path: &Path, keys: &[String], backends: &[String], reference: &str, runs: &BTreeMap<&str, Vec<BTreeMap<String, Value>>>) -> Result<(), pathpool_plot::PlotError> {
+    let mut groups = Vec::new();
+    for k in keys {
+        let base = median(&runs[reference].iter().filter_map(|s| number(s, k)).collect::<Vec<_>>());
+        for b in backends {
+            let v = runs[b.as_str()].iter().filter_map(|s| number(s, k)).map(|x| x / base).collect();
+            groups.push(pathpool_plot::BoxGroup::new(k.clone(), v).scheme(b.clone()));
+        }
+    }
+    let title = format!("each run's value / {reference}'s median");
+    let y = format!("value / {reference} median");
+    let titles = pathpool_plot::BoxTitles { title: &title, x_label: "summary key", y_label: &y, paper: "" };
+    pathpool_plot::box_plot(path, &titles, &groups, 1600, 600)
+}

@@ -1,0 +1,106 @@
+//! One scenario file, every backend: `pathpool run FILE --backend sim` and `--backend linux`
+//! write the same output files with the same summary keys (the experiment layer writes both
+//! from one `Outcome`), and a scenario a backend cannot run is refused naming the key.
+//! The real run needs root and takes the lock of real runs with flock(1), since BPF
+//! struct_ops registration is global and two real runs at once break each other: the file
+//! PATHPOOL_REAL_LOCK names (default /run/pathpool-real.lock; set it empty when the caller
+//! already holds the lock). Without root it is skipped with the reason printed.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The lock file real runs take (None: the caller holds it).
+fn lock() -> Option<String> {
+    match std::env::var("PATHPOOL_REAL_LOCK") {
+        Ok(path) if path.is_empty() => None,
+        Ok(path) => Some(path),
+        Err(_) => Some("/run/pathpool-real.lock".to_string()),
+    }
+}
+
+fn scenario(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(name)
+}
+
+fn out_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pathpool-backends-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// `pathpool run FILE --backend NAME` over 5 s of the scenario (1 s of warm-up).
+fn run(backend: &str, file: &Path, out: &Path, locked: bool) -> Output {
+    let bin = env!("CARGO_BIN_EXE_pathpool");
+    let mut c = match lock().filter(|_| locked) {
+        Some(lock) => {
+            let mut c = Command::new("flock");
+            c.arg(lock).arg(bin);
+            c
+        }
+        None => Command::new(bin),
+    };
+    c.arg("run").arg(file).arg("--out").arg(out).args(["--backend", backend, "--seed", "1"]);
+    c.args(["--set", "simulation.duration=5s", "--set", "simulation.warmup=1s"]);
+    c.output().expect("pathpool runs")
+}
+
+fn files(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| !n.starts_with(".pathpool")).collect()
+}
+
+fn summary_keys(dir: &Path) -> (BTreeSet<String>, serde_json::Value) {
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    (v.as_object().unwrap().keys().cloned().collect(), v)
+}
+
+#[test]
+fn sim_and_linux_write_the_same_files_and_keys() {
+    let file = scenario("fidelity/mptcp-shared.toml");
+    let sim = out_dir("sim");
+    let r = run("sim", &file, &sim, false);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let (sim_keys, sim_summary) = summary_keys(&sim);
+    assert_eq!(sim_summary["backend"], "sim");
+    if !pathpool_testbed::is_root() {
+        eprintln!("sim_and_linux_write_the_same_files_and_keys: the linux run skipped, needs root (network namespaces, TUN devices, tc)");
+        let _ = std::fs::remove_dir_all(&sim);
+        return;
+    }
+    let linux = out_dir("linux");
+    let r = run("linux", &file, &linux, true);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(files(&sim), files(&linux), "output files of --backend sim and --backend linux");
+    let (linux_keys, linux_summary) = summary_keys(&linux);
+    assert_eq!(linux_summary["backend"], "linux");
+    assert_eq!(sim_keys, linux_keys, "summary.json keys of --backend sim and --backend linux");
+    // The same quantities, measured: uncoupled MPTCP against one Reno flow on one 20 Mb/s
+    // bottleneck keeps it busy on both.
+    for (name, s) in [("sim", &sim_summary), ("linux", &linux_summary)] {
+        let u = s["bottleneck_utilization"].as_f64().unwrap();
+        assert!(u > 0.8 && u <= 1.01, "{name}: bottleneck utilisation {u}");
+        assert!(s["sum_ratio"].as_f64().unwrap() > 0.0, "{name}: sum_ratio {}", s["sum_ratio"]);
+    }
+    let _ = std::fs::remove_dir_all(&sim);
+    let _ = std::fs::remove_dir_all(&linux);
+}
+
+#[test]
+fn a_scenario_a_backend_cannot_run_is_refused_naming_the_key() {
+    // RED exists in the simulator, not on the testbed's kernel: refused before anything is
+    // built, so no root is needed.
+    let file = scenario("fidelity/reno-alone.toml");
+    let out = out_dir("refused");
+    let r = Command::new(env!("CARGO_BIN_EXE_pathpool"))
+        .arg("run")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .args(["--backend", "linux", "--set", "links.bottleneck.queue=red", "--set", "links.bottleneck.red_min=5", "--set", "links.bottleneck.red_max=15"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success(), "the linux backend ran a RED queue: {err}");
+    assert!(err.contains("links.bottleneck.queue") && err.contains("red"), "{err}");
+    assert!(!out.exists(), "a refused run made its output folder");
+}
