@@ -68,6 +68,8 @@ pub struct IntervalRecord {
     /// N intervals have closed (step 1's statistics span N).
     pub warm: bool,
     pub bottlenecked: Vec<bool>,
+    /// Step 1's skew_est per subflow.
+    pub skew: Vec<f64>,
     pub pairs: Vec<(usize, usize, Verdict)>,
 }
 
@@ -193,7 +195,8 @@ impl Conn {
                 labels[i] = NOT_BOTTLENECKED;
             }
         }
-        let record = IntervalRecord { token, time_ns: obs.time_ns, warm, bottlenecked, pairs };
+        let skew = self.det.flow_stats()[..n].iter().map(|f| f.skew_est).collect();
+        let record = IntervalRecord { token, time_ns: obs.time_ns, warm, bottlenecked, skew, pairs };
         if !evidence {
             self.abstained += 1;
             if self.abstained % FilterParams::default().window as u64 == 0 {

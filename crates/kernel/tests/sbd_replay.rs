@@ -47,6 +47,7 @@ fn step_one_and_the_comparison_test() {
     let files = std::env::var("PATHPOOL_SBD_SAMPLES").expect("PATHPOOL_SBD_SAMPLES: the samples.csv files to replay, separated by spaces");
     // (case, phase) -> (files, not bottlenecked, subflow-intervals, shared, apart, no evidence)
     let mut rows: BTreeMap<(String, &str), [usize; 6]> = BTreeMap::new();
+    let mut skews: BTreeMap<(String, &str), Vec<f64>> = BTreeMap::new();
     for f in files.split_whitespace() {
         let case = f.rsplit('/').nth(3).unwrap_or("?").to_string();
         let shifting = case.contains("shifting");
@@ -65,6 +66,7 @@ fn step_one_and_the_comparison_test() {
             if seen.insert(phase) {
                 row[0] += 1;
             }
+            skews.entry((case.clone(), phase)).or_default().extend(&r.skew);
             row[1] += r.bottlenecked.iter().filter(|b| !**b).count();
             row[2] += r.bottlenecked.len();
             for (_, _, v) in &r.pairs {
@@ -73,10 +75,14 @@ fn step_one_and_the_comparison_test() {
         }
     }
     let pct = |a: usize, b: usize| format!("{a} of {b} ({:.1} %)", 100.0 * a as f64 / b.max(1) as f64);
-    let mut table = String::from("| samples (runs) | step 1: subflow-intervals not bottlenecked | comparison test: pairs shared | apart | no evidence |\n|---|---|---|---|---|\n");
+    let mut table = String::from("| samples (runs) | step 1: subflow-intervals not bottlenecked | skew_est: median [5th, 95th percentile] | comparison test: pairs shared | apart | no evidence |\n|---|---|---|---|---|---|\n");
     for ((case, phase), r) in &rows {
         let pairs = r[3] + r[4] + r[5];
-        table += &format!("| {case}{}{phase} ({}) | {} | {} | {} | {} |\n", if phase.is_empty() { "" } else { ", " }, r[0], pct(r[1], r[2]), pct(r[3], pairs), pct(r[4], pairs), pct(r[5], pairs));
+        let mut k = skews[&(case.clone(), *phase)].clone();
+        k.sort_by(f64::total_cmp);
+        let at = |q: f64| k.get(((k.len() - 1) as f64 * q).round() as usize).copied().unwrap_or(f64::NAN);
+        let skew = format!("{:+.2} [{:+.2}, {:+.2}]", at(0.5), at(0.05), at(0.95));
+        table += &format!("| {case}{}{phase} ({}) | {} | {skew} | {} | {} | {} |\n", if phase.is_empty() { "" } else { ", " }, r[0], pct(r[1], r[2]), pct(r[3], pairs), pct(r[4], pairs), pct(r[5], pairs));
     }
     print!("{table}");
     write_doc_table("sbd-step1", &table);
