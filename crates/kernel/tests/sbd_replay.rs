@@ -6,7 +6,7 @@
 //!
 //!     PATHPOOL_SBD_SAMPLES="$(ls $PWD/out/realfair/fixed/sbd-*/real/repeat-*/samples.csv)" \
 //!         cargo test --release -p pathpool-kernel --test sbd_replay replay_recorded_samples -- --ignored --nocapture
-//!     PATHPOOL_SBD_SAMPLES="$(ls $PWD/out/realfair/{fixed,daemon}/sbd-*/real/repeat-*/samples.csv)" \
+//!     PATHPOOL_SBD_SAMPLES="$(ls $PWD/out/realfair/{fixed,daemon,daemon-before}/sbd-*/real/repeat-*/samples.csv)" \
 //!         cargo test --release -p pathpool-kernel --test sbd_replay step_one_and_the_comparison_test -- --ignored --nocapture
 
 mod replay;
@@ -37,9 +37,9 @@ fn replay_recorded_samples() {
 const SHIFT_S: f64 = 30.0;
 const MIXED_S: f64 = 3.15;
 
-/// Per case (and for sbd-shifting per phase), over the intervals after step 1's warm-up (N = 50
-/// intervals): subflow-intervals step 1 calls not bottlenecked, and the comparison test's
-/// verdicts on the pairs. The evidence for comparing every pair (docs/kernel.md, "The SBD
+/// Per folder of runs and case (and for sbd-shifting per phase), over the intervals after step
+/// 1's warm-up (N = 50 intervals): subflow-intervals step 1 calls not bottlenecked, and the
+/// comparison test's verdicts on the pairs. The evidence for comparing every pair (docs/kernel.md, "The SBD
 /// daemon"); PATHPOOL_WRITE_DOCS=1 writes it there.
 #[test]
 #[ignore]
@@ -49,7 +49,9 @@ fn step_one_and_the_comparison_test() {
     let mut rows: BTreeMap<(String, &str), [usize; 6]> = BTreeMap::new();
     let mut skews: BTreeMap<(String, &str), Vec<f64>> = BTreeMap::new();
     for f in files.split_whitespace() {
-        let case = f.rsplit('/').nth(3).unwrap_or("?").to_string();
+        // The runs' folder and case (OUT/FOLDER/CASE/real/repeat-K/samples.csv).
+        let parts: Vec<&str> = f.rsplit('/').skip(3).take(2).collect();
+        let case = format!("{}/{}", parts.get(1).unwrap_or(&"?"), parts.first().unwrap_or(&"?"));
         let shifting = case.contains("shifting");
         let mut seen = std::collections::BTreeSet::new();
         for (t, r) in intervals(std::path::Path::new(f)) {
