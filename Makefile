@@ -104,14 +104,14 @@ validate: build
 # S0's NSB/SB experiments over seeds 1-10 (docs/validation.md, "MPTCP and MPTCP-SBD"); exits
 # non-zero while a target of the multipath acceptance is not met.
 validate-ferlin2016: build
-	python3 scripts/ferlin2016_sweep.py --bin $(BIN) --out $(OUT)/ferlin2016
+	python3 -m scripts.ferlin2016_sweep --bin $(BIN) --out $(OUT)/ferlin2016
 
 # The lying-receiver evaluation (docs/security.md, "Beyond S0's scenarios"): every liar against
 # the honest receiver over a design of shared setups under both host models, and the check's
 # cost on disjoint ones; writes its table; exits non-zero while a bound of 5 % is broken.
 .PHONY: liar-table
 liar-table: build
-	python3 scripts/liar_table.py --bin $(BIN) --out $(OUT)/liar
+	python3 -m scripts.liar_table --bin $(BIN) --out $(OUT)/liar
 
 # Every paper's experiments in full (docs/reproduce.md gives the wall time per paper);
 # running it again resumes.
@@ -128,7 +128,7 @@ bench: build
 .PHONY: bench-long
 bench-long: deps
 	$(CARGO) build --release --locked -p pathpool-sim --example bench
-	python3 scripts/long_runs.py --bench target/release/examples/bench --seconds 3600
+	python3 -m scripts.long_runs --bench target/release/examples/bench --seconds 3600
 
 # Shared bottleneck detection on captures of real Linux MPTCP (docs/pcap.md): S0's NSB-2 and
 # SB-2 on the testbed (root; about 7 minutes), read back by `detect --pcap`; fails below 90 %.
@@ -142,7 +142,7 @@ validate-pcap: build
 # and detector into docs/pcap.md; fails when a pathpool run is below 90 % with an answer.
 PCAP_RUNS ?= 5
 pcap-vantage-testbed: build
-	python3 scripts/pcap_testbed_vantage.py --bin $(BIN) --out $(OUT)/pcap-testbed-vantage --runs $(PCAP_RUNS)
+	python3 -m scripts.pcap_testbed_vantage --bin $(BIN) --out $(OUT)/pcap-testbed-vantage --runs $(PCAP_RUNS)
 
 # Capture reading speed (BENCHMARKS.md, "Packet captures").
 bench-pcap: build
@@ -161,19 +161,21 @@ bench-htsim: deps
 	@test -n "$(HTSIM)" || { echo "usage: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
 	$(CARGO) build --release --locked -p pathpool-sim --example bench
 	scripts/htsim/build.sh $(HTSIM) $(OUT)/htsim
-	python3 scripts/bench_vs_htsim.py --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim
+	python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim
 
 # Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
-# Python wheel into a throwaway virtual environment under $(OUT)/ and prints pathpool and
+# Python wheel (and pathpool's package, built from source) into a throwaway virtual environment under $(OUT)/ and prints pathpool and
 # ns-3 side by side for B1 (N = 10; 5 s and 30 s warm-up) and the RTT 1:2 case under RED.
 # Takes about 10 minutes, almost all of it in ns-3.
 NS3_VENV := $(OUT)/ns3venv
 crosscheck-ns3: build
 	@test -x $(NS3_VENV)/bin/python || { python3 -m venv $(NS3_VENV) && $(NS3_VENV)/bin/pip install ns3==3.44.post0; }
+	@# The scenario's units are read by pathpool's own parsers: its Python package, from this checkout.
+	$(NS3_VENV)/bin/pip install -q .
 	mkdir -p $(OUT)/crosscheck-ns3
-	$(NS3_VENV)/bin/python scripts/ns3_crosscheck.py scenarios/bench/b1-n10.toml --duration 120s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10.json
-	$(NS3_VENV)/bin/python scripts/ns3_crosscheck.py scenarios/bench/b1-n10.toml --duration 120s --warmup 30s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10-warmup30.json
-	$(NS3_VENV)/bin/python scripts/ns3_crosscheck.py scenarios/validation/rtt-1to2-reno.toml --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/rtt-1to2-reno.json
+	$(NS3_VENV)/bin/python -m scripts.ns3_crosscheck scenarios/bench/b1-n10.toml --duration 120s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10.json
+	$(NS3_VENV)/bin/python -m scripts.ns3_crosscheck scenarios/bench/b1-n10.toml --duration 120s --warmup 30s --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/b1-n10-warmup30.json
+	$(NS3_VENV)/bin/python -m scripts.ns3_crosscheck scenarios/validation/rtt-1to2-reno.toml --pathpool $(BIN) --json $(OUT)/crosscheck-ns3/rtt-1to2-reno.json
 
 clean:
 	$(CARGO) clean
@@ -184,5 +186,67 @@ clean:
 # MPTCP-SBD, OLIA, LIA and uncoupled, seeds 1-5; writes docs/sbd.md's table (about 2 min).
 .PHONY: sbd-pairwise
 sbd-pairwise: build
-	python3 scripts/sbd_pairwise.py --bin $(BIN) --out $(OUT)/sbd-pairwise --seeds 5
+	python3 -m scripts.sbd_pairwise --bin $(BIN) --out $(OUT)/sbd-pairwise --seeds 5
 # ---- end pairwise sharing ----
+
+# ---- tables and investigations written by scripts/ (scripts/README.md lists every script) ----
+# Scripts are one Python package run from the top (`python3 -m scripts.NAME`). Each target
+# below is the reproducing command its doc names; those marked root drive the testbed or the
+# kernel's controllers (wrap real runs in the machine's real-run lock where several share it).
+# Scripts that read captures, units or groupings do it with the pathpool Python package's Rust
+# code: PYTHON must have it installed (docs/python.md, "Install"; PYTHON=venv/bin/python).
+PYTHON ?= python3
+.PHONY: sbd-eval-table sbd-sweep-table security-table host-model-table pcap-vantage-table connection-step-table \
+  readme-results kernel-table kernel-soak-table realfair-table quic-table quic-sbd-replay robustness-memory-table \
+  investigations-pcap-drift investigations-pcap-skew investigations-pcap-loopback investigations-held-ack
+# docs/sbd.md, "Harder evaluation" (scenarios/sbd-eval, seeds 1-5).
+sbd-eval-table: build
+	$(PYTHON) -m scripts.sbd_eval --bin $(BIN) --out $(OUT)/sbd-eval --seeds 5
+# docs/sbd.md, the detector sweep and the shifting bottleneck.
+sbd-sweep-table: build
+	$(PYTHON) -m scripts.sbd_sweep --bin $(BIN) --out $(OUT)/sbd-sweep --seeds 4 --shift-seeds 8
+# docs/security.md, the lying receivers on S0's scenarios.
+security-table: build
+	$(PYTHON) -m scripts.security_table --bin $(BIN) --out $(OUT)/security --seeds 10
+# docs/scenarios.md, the host models' table.
+host-model-table: build
+	$(PYTHON) -m scripts.host_model_table --pathpool $(BIN) --doc docs/scenarios.md
+# docs/pcap.md, detection at each vantage point of simulated captures.
+pcap-vantage-table: build
+	$(PYTHON) -m scripts.pcap_vantage --bin $(BIN) --out $(OUT)/pcap-vantage --jobs 1
+# docs/fidelity-notes.md, a connection's step response.
+connection-step-table: build
+	$(PYTHON) -m scripts.connection_step --bin $(BIN) --out $(OUT)/connection-step --seeds 10
+# README.md's results table: S0's experiments in full, then the table from their output.
+readme-results: build
+	$(BIN) reproduce ferlin2016 --out $(OUT)/ferlin2016
+	$(PYTHON) -m scripts.readme_results $(OUT)/ferlin2016
+# docs/kernel.md: the kernel's controllers against the simulator (root; about 40 minutes).
+kernel-table: build-kernel
+	$(PYTHON) -m scripts.kernel_measure --bin $(BIN) --repeat 3
+# docs/kernel.md, "Soak": ten minutes through every BPF controller (root).
+kernel-soak-table: build-kernel
+	$(PYTHON) -m scripts.kernel_soak --bin $(BIN)
+# docs/kernel.md: real MPTCP with the receiver fix and the SBD daemon (root; about 100 minutes).
+realfair-table: build-kernel
+	$(PYTHON) -m scripts.realfair --bin $(BIN)
+# docs/quic.md: multipath QUIC's table, and the detector candidates replayed on its runs.
+quic-table: build
+	$(PYTHON) -m scripts.quic_table --bin $(BIN) --out $(OUT)/quic
+quic-sbd-replay: build
+	$(PYTHON) -m scripts.quic_sbd_replay --bin $(BIN) --runs $(OUT)/quic-capture $(OUT)/quic --doc docs/quic.md
+# docs/robustness.md: peak memory on the extreme inputs (prints the table).
+robustness-memory-table: build
+	sh scripts/robustness_memory.sh $(BIN) 20
+# docs/pcap.md, "Clock drift" and "Clock skew" (the skew reads validate-pcap's SB-2 and NSB-2 runs).
+investigations-pcap-drift: deps
+	$(CARGO) build --profile fast-test --locked -p pathpool -p pathpool-pcap --example inject_skew
+	sh scripts/pcap_drift.sh target/fast-test/pathpool target/fast-test/examples/inject_skew
+investigations-pcap-skew: build
+	sh scripts/pcap_skew.sh $(OUT)/pcap-testbed/sb-2 $(OUT)/pcap-testbed/nsb-2 $(BIN)
+# docs/pcap.md, a loopback capture (root) and docs/kernel.md, the held ACK (root).
+investigations-pcap-loopback: build
+	sh scripts/pcap_loopback.sh $(BIN)
+investigations-held-ack: build
+	sh scripts/mptcp_held_ack_repro.sh 5 30
+# ---- end scripts ----

@@ -8,21 +8,20 @@ that delays ACKs sends the ACK of a lone segment late (its timer, or the applica
 read), so its one-segment ACKs read longer RTTs than its two-segment ones
 (docs/security.md, "Why the check missed sharing").
 
-    python3 scripts/ack_delay_rtt.py D/pcap/client.pcap [--skip 20]
+    python3 -m scripts.ack_delay_rtt D/pcap/client.pcap [--skip 20]
 
 Prints per flow (sender address:port) with at least 100 samples the number of ACKs and the
 median and 90th percentile RTT in ms for ACKs of 1, 2 and 3 or more segments.
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
-import os
 import statistics
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ack_pattern import label  # noqa: E402  (address:port)
-from mptcp_acks import after, tcp_segments  # noqa: E402
+from scripts.ack_pattern import label  # (address:port)
+from scripts.mptcp_acks import after, tcp_segments
 
 
 def main():

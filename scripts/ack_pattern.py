@@ -4,8 +4,8 @@
 --pcap`), so that real Linux and the simulator are read by one yardstick (docs/fidelity-notes.md,
 MPTCP).
 
-    python3 scripts/ack_pattern.py --data D/capture/bottleneck.pcap --acks D/capture/bottleneck.reverse.pcap
-    python3 scripts/ack_pattern.py --data S/pcap/dst.pcap        # a simulated receiver host
+    python3 -m scripts.ack_pattern --data D/capture/bottleneck.pcap --acks D/capture/bottleneck.reverse.pcap
+    python3 -m scripts.ack_pattern --data S/pcap/dst.pcap        # a simulated receiver host
 
 Per flow (source address and port of its data), after the first `--skip` seconds:
 
@@ -29,16 +29,15 @@ each flow's mean run. `--together A,B` counts the flows from source addresses A 
 With `--sender CAPTURE` (a capture at one flow's sender, e.g. its access link), also that
 flow's bursts (segments less than 100 us apart): their sizes, and the share that end with PSH.
 
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import bisect
-import os
 import sys
 from collections import Counter, defaultdict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mptcp_acks import after, tcp_segments  # noqa: E402  (the same capture reader)
+from scripts.mptcp_acks import after, tcp_segments  # (the same capture reader)
 
 
 def segments(path):

@@ -2,7 +2,7 @@
 """Why a Linux receiver sent its pure ACKs, from the counts scripts/ack_reasons.sh writes
 (docs/fidelity-notes.md, "Drift").
 
-    python3 scripts/ack_reasons.py out/acks.json [--seconds]
+    python3 -m scripts.ack_reasons out/acks.json [--seconds]
 
 Per receiving flow (named by the data sender's port, as in scripts/ack_sizes.py's output of
 a capture of the same run), its pure ACKs by the receiver's state as each was built

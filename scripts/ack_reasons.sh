@@ -8,7 +8,7 @@
 #   sh scripts/ack_reasons.sh OUT.json [PORT] -- COMMAND...
 #   sh scripts/ack_reasons.sh out/acks.json -- target/release/pathpool testbed run \
 #       scenarios/fidelity/mptcp-shared.toml --out out/ms
-#   python3 scripts/ack_reasons.py out/acks.json
+#   python3 -m scripts.ack_reasons out/acks.json
 #
 # PORT (5001, the testbed's) selects the receiving sockets: those passively opened on it.
 set -eu

@@ -6,9 +6,9 @@ DIR`: a host's capture holds both directions). Linux's receiver acknowledges som
 segments at once (docs/fidelity-notes.md, MPTCP) and compresses its SACKs; the simulator's RFC 5681
 receiver does neither.
 
-    python3 scripts/ack_sizes.py --data D/capture/a.pcap --acks D/capture/a.reverse.pcap   # testbed
-    python3 scripts/ack_sizes.py --data D/pcap/reno_host.pcap --acks D/pcap/reno_host.pcap  # simulator
-    python3 scripts/ack_sizes.py --data D/capture/bottleneck.pcap --acks D/capture/bottleneck.reverse.pcap
+    python3 -m scripts.ack_sizes --data D/capture/a.pcap --acks D/capture/a.reverse.pcap   # testbed
+    python3 -m scripts.ack_sizes --data D/pcap/reno_host.pcap --acks D/pcap/reno_host.pcap  # simulator
+    python3 -m scripts.ack_sizes --data D/capture/bottleneck.pcap --acks D/capture/bottleneck.reverse.pcap
 
 Each flow (addresses and ports; an MPTCP subflow is a flow of its own) is counted apart. Its
 pure ACKs (no payload) after the first `--skip` seconds are grouped by how far they move the
@@ -17,16 +17,15 @@ SACK blocks), 1, 2, 3 and 4 or more. Prints, per flow with at least 100 ACKs, AC
 segment, the shares, and the share of its segments acknowledged one by one in runs of
 `--run` or more one-segment ACKs in a row (a receiver in quick-ACK mode, or acknowledging
 every segment for another reason, shows such runs; one that reads late shows lone ones).
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
-import os
 import sys
 from collections import Counter, defaultdict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ack_pattern import label  # noqa: E402  (address:port)
-from mptcp_acks import tcp_segments  # noqa: E402  (the same pcap reader)
+from scripts.ack_pattern import label  # (address:port)
+from scripts.mptcp_acks import tcp_segments  # (the same pcap reader)
 
 
 def main():

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pathpool and htsim side by side on the speed benchmarks (BENCHMARKS.md).
 
-    python3 scripts/bench_vs_htsim.py --pathpool target/release/examples/bench \\
+    python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench \\
         --htsim out/htsim/bench_htsim [--runs 5] [--only b1-10,s-1000]
 
 Both programs build the same topology in code (crates/sim/examples/bench.rs and

@@ -6,13 +6,14 @@ capture point: for an access link's capture, as the packets met the next link's 
 With a bottleneck of 20 Mb/s (0.6 ms per 1500-byte packet) and 1 Gb/s access links
 (12 us per packet), packets closer than 100 us were sent back to back.
 
-    python3 scripts/bursts.py out/ms/capture/j1.pcap out/ms/capture/j2.pcap out/ms/capture/t.pcap
+    python3 -m scripts.bursts out/ms/capture/j1.pcap out/ms/capture/j2.pcap out/ms/capture/t.pcap
 
 Prints, per flow (source address and port): data packets, mean burst, 90th percentile,
 largest, the share of packets that travelled in bursts of 4 or more, and the share of bursts
 of 1, 2 and 3 packets.
-Reads the pcap format the testbed writes (raw IPv4, either timestamp resolution); standard
-library only.
+Reads captures with the pathpool Python package's reader (`pathpool.packets`, the Rust
+reader of `pathpool detect --pcap`): run it with a Python that has pathpool installed
+(docs/python.md, "Install").
 """
 import argparse
 import statistics
@@ -20,30 +21,25 @@ import struct
 import sys
 from collections import defaultdict
 
+from scripts import package
+
+# LINKTYPE_RAW and LINKTYPE_IPV4: the testbed's captures hold bare IPv4 packets.
+RAW_IPV4 = (101, 228)
+
 
 def packets(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-        if len(head) < 24:
-            sys.exit(f"{path}: not a pcap file (shorter than its 24-byte header)")
-        magic = struct.unpack("<I", head[:4])[0]
-        if magic in (0xA1B2C3D4, 0xA1B23C4D):
-            endian = "<"
-        elif magic in (0xD4C3B2A1, 0x4D3CB2A1):
-            endian = ">"
-        else:
-            sys.exit(f"{path}: not a pcap file (magic {magic:#x})")
-        nano = magic in (0xA1B23C4D, 0x4D3CB2A1)
-        linktype = struct.unpack(endian + "I", head[20:24])[0]
-        if linktype not in (101, 228):
-            sys.exit(f"{path}: link type {linktype}; expected raw IPv4 (101 or 228) as the testbed writes")
-        while True:
-            rec = f.read(16)
-            if len(rec) < 16:
-                return
-            sec, frac, incl, orig = struct.unpack(endian + "IIII", rec)
-            data = f.read(incl)
-            yield sec + frac * (1e-9 if nano else 1e-6), orig, data
+    """(time in s, wire length, IPv4 bytes) of each packet of a capture the testbed writes
+    (raw IPv4), read by pathpool's own capture reader (the Python package's
+    ``pathpool.packets``, the Rust reader of ``pathpool detect --pcap``)."""
+    capture = package.pathpool().packets
+
+    try:
+        for p in capture(path):
+            if p.linktype not in RAW_IPV4:
+                sys.exit(f"{path}: link type {p.linktype}; expected raw IPv4 (101 or 228) as the testbed writes")
+            yield p.time_ns // 10**9 + (p.time_ns % 10**9) * 1e-9, p.length, p.data
+    except (OSError, ValueError) as e:
+        sys.exit(str(e))
 
 
 def tcp_data(data, orig):

@@ -2,8 +2,8 @@
 """Compares two `pathpool reproduce` outputs (e.g. the quick preset before and after a
 simulator change) and prints a markdown table.
 
-    python3 scripts/compare_headlines.py OLD/summary.json NEW/summary.json
-    python3 scripts/compare_headlines.py --runs --key sum_ratio OLD/runs NEW/runs
+    python3 -m scripts.compare_headlines OLD/summary.json NEW/summary.json
+    python3 -m scripts.compare_headlines --runs --key sum_ratio OLD/runs NEW/runs
 
 Summaries: every numeric key present in both (nested papers flattened as paper.key), the
 two values, the difference and the relative difference. Keys that are equal are counted,

@@ -7,7 +7,7 @@ the next-ACK rule for a partial skb); per flow, the median of its loss recoverie
 (summary.json's `fast_retransmits`), and MPTCP / TCP. Writes the table into docs/fidelity-notes.md between its markers (or prints it
 with --print).
 
-    python3 scripts/connection_step.py [--bin target/release/pathpool] [--out out/connection-step] [--seeds 10] [--jobs N] [--print]
+    python3 -m scripts.connection_step [--bin target/release/pathpool] [--out out/connection-step] [--seeds 10] [--jobs N] [--print]
 
 Runs are kept in --out; a run whose summary.json exists is not run again.
 """
@@ -18,11 +18,11 @@ import os
 import statistics
 import subprocess
 
-from doc_table import emit, table_arguments
+from scripts.doc_table import emit, table_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "fidelity-notes.md")
-BEGIN = "<!-- connection step: python3 scripts/connection_step.py -->"
+BEGIN = "<!-- connection step: python3 -m scripts.connection_step -->"
 END = "<!-- end of connection step -->"
 CASES = [
     ("one connection", "scenarios/fidelity/mptcp-shared.toml"),
@@ -66,7 +66,7 @@ def main():
             per_flow = ", ".join(f"{flow} {n:g}" for flow, n in recoveries(summaries).items())
             lines.append(f"| {name} | \"{b}\" | {statistics.median(ratios):.3f} [{min(ratios):.3f}, {max(ratios):.3f}] | {per_flow} |")
     lines.append("")
-    lines.append(f"Written by `python3 scripts/connection_step.py --seeds {a.seeds}` (60 s runs, the first 10 s left out).")
+    lines.append(f"Written by `python3 -m scripts.connection_step --seeds {a.seeds}` (60 s runs, the first 10 s left out).")
     emit("\n".join(lines), a.print, DOC, BEGIN, END)
 
 

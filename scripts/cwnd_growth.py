@@ -2,7 +2,7 @@
 """Congestion-avoidance growth per RTT and window reductions per flow, from flows.csv
 (`pathpool run` or `pathpool testbed run`; docs/fidelity.md).
 
-    python3 scripts/cwnd_growth.py out/rr/flows.csv [--rtt rtt20=0.047 --rtt rtt40=0.067]
+    python3 -m scripts.cwnd_growth out/rr/flows.csv [--rtt rtt20=0.047 --rtt rtt40=0.067]
 
 A reduction is a drop of the window by more than 20 % between two probes. Between two
 reductions (stretches of at least 5 probes) the window's least-squares slope in packets per

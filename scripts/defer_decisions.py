@@ -14,8 +14,8 @@ Linux smooths it, the last transmission), and says which rule explains the split
 counts the segments between the PSH marks around each split segment: the application's
 write (skb) it was cut from, as far as the marks show it.
 
-    python3 scripts/defer_decisions.py --data D/capture/t.pcap:1ms --acks D/capture/t.reverse.pcap
-    python3 scripts/defer_decisions.py --data S/pcap/tcp.pcap          # a simulated sender host
+    python3 -m scripts.defer_decisions --data D/capture/t.pcap:1ms --acks D/capture/t.reverse.pcap
+    python3 -m scripts.defer_decisions --data S/pcap/tcp.pcap          # a simulated sender host
 
 --data: the capture of the sender's data, with the delay after the sender at which it was
 taken (the testbed's LINK.pcap shows packets as they leave the link); --acks: the capture of
@@ -25,14 +25,12 @@ what was sent before it) are left out: Linux does not defer there.
 """
 
 import argparse
-import os
 import statistics
 import sys
 from collections import Counter, defaultdict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mptcp_acks import after, tcp_segments  # noqa: E402  (the same capture reader)
-from queue_phase import seconds  # noqa: E402
+from scripts.mptcp_acks import after, tcp_segments  # (the same capture reader)
+from scripts.units import seconds
 
 # An ACK's burst: the data a sender sends after it and before the next ACK, if it starts
 # this soon after the ACK (a sender answers an ACK in tens of microseconds).

@@ -7,24 +7,17 @@ late leaves its tokens to the next) gives residuals whose lag-1 autocorrelation 
 -0.5 and whose sum over many departures stays small; a service time that drifts gives
 independent residuals (autocorrelation near 0) whose sum grows as a random walk.
 
-    python3 scripts/departure_gaps.py D/capture/bottleneck.pcap --rate 20Mbps
+    python3 -m scripts.departure_gaps D/capture/bottleneck.pcap --rate 20Mbps
 
-Standard library only (docs/fidelity-notes.md, "Phase").
+Reads captures and units with the pathpool Python package (`pathpool.packets`,
+`pathpool.quantity`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
-import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bursts import packets  # noqa: E402  (the same pcap reader)
-
-
-def rate_bps(text):
-    for unit, scale in (("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3), ("bps", 1.0)):
-        if text.endswith(unit):
-            return float(text[: -len(unit)]) * scale
-    sys.exit(f"--rate: expected a rate with a unit, like 20Mbps; got {text!r}")
+from scripts.bursts import packets  # (the same pcap reader)
+from scripts.units import rate_bps
 
 
 def main():
@@ -35,7 +28,7 @@ def main():
     ap.add_argument("--busy", type=float, default=300e-6, help="a residual beyond this (s) ends a busy period")
     ap.add_argument("--window", type=int, default=100, help="departures per summed window")
     a = ap.parse_args()
-    bps = rate_bps(a.rate)
+    bps = rate_bps(a.rate, "--rate")
     times, sizes = [], []
     for t, orig, _ in packets(a.capture):
         times.append(t)

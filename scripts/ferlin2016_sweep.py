@@ -3,7 +3,7 @@
 each with --cc olia, uncoupled and mptcp-sbd; prints the medians (docs/validation.md,
 "MPTCP and MPTCP-SBD") and checks the acceptance targets. Exit status 1 if one fails.
 
-    python3 scripts/ferlin2016_sweep.py [--bin target/release/pathpool] [--out out/ferlin2016] [--seeds 10] [--jobs N]
+    python3 -m scripts.ferlin2016_sweep [--bin target/release/pathpool] [--out out/ferlin2016] [--seeds 10] [--jobs N]
 
 With --sbd-feedback olia|reno the detector runs open loop (the sender keeps OLIA over all
 subflows, or Reno on each, whatever the decisions; docs/mptcp.md): only mptcp-sbd runs,

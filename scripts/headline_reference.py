@@ -3,7 +3,7 @@
 reference that `make test` holds today's quick reproductions to
 (crates/cli/tests/headlines/reference.json, checked by crates/cli/tests/support/headlines.rs).
 
-    python3 scripts/headline_reference.py --pathpool BINARY --sets 5 \\
+    python3 -m scripts.headline_reference --pathpool BINARY --sets 5 \\
         --scenarios scenarios/papers --out crates/cli/tests/headlines/reference.json
 
 runs `BINARY reproduce PAPER --quick --seed-offset 100k` for k = 0 .. sets-1 (seed set k is
@@ -16,7 +16,7 @@ number of sets (`--papers ferlin2016:5,zhang2019:3`), for the slow ones.
 Deterministic papers (drop-tail, no random element: every seed set gives the same values)
 have no seed spread. For them the spread is measured under a small perturbation instead:
 
-    python3 scripts/headline_reference.py --pathpool target/release/pathpool --sets 10 \\
+    python3 -m scripts.headline_reference --pathpool target/release/pathpool --sets 10 \\
         --papers jowkar2022 --send-jitter 10us --scenarios scenarios/papers \\
         --out crates/cli/tests/headlines/jitter_spread.json
 
@@ -127,7 +127,7 @@ def main():
                 "sets": len(vals),
             }
         papers[paper] = keys
-    command = "python3 scripts/headline_reference.py " + " ".join(
+    command = "python3 -m scripts.headline_reference " + " ".join(
         [f"--pathpool {os.path.basename(a.pathpool)}", f"--sets {a.sets}", f"--papers {a.papers}"]
         + ([f"--send-jitter {a.send_jitter}"] if a.send_jitter else [])
         + ([f"--scenarios {a.scenarios}"] if a.scenarios else [])

@@ -5,7 +5,7 @@ second Reno flow on the TCP flow's path), and a Reno flow on the first subflow's
 on the TCP flow's (base RTTs 120 us apart), at 20, 50 and 100 Mb/s, seeds 1-5; medians
 [min, max], and how many runs warned of phase lock.
 
-    python3 scripts/host_model_table.py --pathpool target/release/pathpool [--doc docs/scenarios.md]
+    python3 -m scripts.host_model_table --pathpool target/release/pathpool [--doc docs/scenarios.md]
 
 With --doc, the table replaces the lines between `<!-- host-model table: begin -->` and
 `<!-- host-model table: end -->` in that file.
@@ -92,7 +92,7 @@ def main():
         os.unlink(path_file)
     table = "\n".join(
         [
-            "`python3 scripts/host_model_table.py --pathpool target/release/pathpool --doc docs/scenarios.md`",
+            "`python3 -m scripts.host_model_table --pathpool target/release/pathpool --doc docs/scenarios.md`",
             "",
             "| hosts | bottleneck | LIA / TCP | identical Reno flows, drop-tail | identical Reno flows, random-tail-drop | Reno on the subflow's path / on TCP's | runs with a phase-lock warning |",
             "|---|---|---|---|---|---|---|",

@@ -5,7 +5,7 @@ triggers a subflow's bursts, and what each hop of the testbed takes.
 For the shared MPTCP case (docs/fidelity-notes.md, "MPTCP against TCP"), from the captures of
 `pathpool testbed run scenarios/fidelity/mptcp-shared.toml --capture --out D`:
 
-    python3 scripts/interleave.py D/capture
+    python3 -m scripts.interleave D/capture
 
 prints the mean run of one flow (consecutive segments, or ACKs, of one flow) at the
 receiver, at the senders' first hop and at the bottleneck's queue, and of the ACKs as they
@@ -18,12 +18,10 @@ so a subflow's data, stamped at the far end of its 1 ms first hop, is moved back
 """
 import argparse
 import bisect
-import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ack_pattern import run_lengths, segments  # noqa: E402
+from scripts.ack_pattern import run_lengths, segments
 
 
 def load(folder, files, data, shift=0.0):

@@ -3,7 +3,7 @@
 flows.csv (the `ss` probes every 100 ms): how often each side's window is cut per megabyte it
 delivers, and its mean window, after the warm-up (docs/kernel.md, "What the coupling keeps").
 
-    python3 scripts/kernel_cuts.py RUN_DIR [RUN_DIR ...] [--warmup 20] [--mptcp mp] [--tcp tcp]
+    python3 -m scripts.kernel_cuts RUN_DIR [RUN_DIR ...] [--warmup 20] [--mptcp mp] [--tcp tcp]
 
 RUN_DIR is a testbed run (a repeat-N folder, or a folder of them) or a simulator run
 (`pathpool run`, 100 ms probes). A cut is the first probe of

@@ -4,7 +4,7 @@ the simulator, on the files of scenarios/kernel/: every controller K times on th
 (`pathpool testbed run --repeat K`) and K seeds in the simulator, sum ratios as medians and
 ranges, written as the table of docs/kernel.md between its markers.
 
-    sudo python3 scripts/kernel_measure.py [--bin target/release/pathpool] [--out out/kernel]
+    sudo python3 -m scripts.kernel_measure [--bin target/release/pathpool] [--out out/kernel]
                                             [--repeat 3] [--doc docs/kernel.md] [--s0]
                                             [--pacing] [--only CASE-CC,...]
 
@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from doc_table import write_between
+from scripts.doc_table import write_between
 
 CASES = [
     ("shared", ["uncoupled", "lia", "olia", "balia", "mptcp-sbd"]),

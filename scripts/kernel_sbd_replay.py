@@ -5,7 +5,7 @@ with several detector settings, one connection (token) at a time, and counts the
 that put every subflow apart, all together, or some in group 0 (docs/kernel.md, "Which
 detector the daemon runs").
 
-    python3 scripts/kernel_sbd_replay.py SAMPLES.csv [SAMPLES.csv ...] [--bin target/release/pathpool]
+    python3 -m scripts.kernel_sbd_replay SAMPLES.csv [SAMPLES.csv ...] [--bin target/release/pathpool]
                                          [--out out/kernel-sbd-replay]
 
 The daemon's samples are round-trip times; they are handed to the one-way-delay detectors as

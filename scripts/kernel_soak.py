@@ -4,7 +4,7 @@ docs/kernel.md "Soak"): kernel messages during the run, the BPF maps' sizes afte
 connections end, and the SBD daemon's memory over the run; the result is written into
 docs/kernel.md between its soak markers.
 
-    sudo python3 scripts/kernel_soak.py [--bin target/release/pathpool] [--out out/kernel-soak]
+    sudo python3 -m scripts.kernel_soak [--bin target/release/pathpool] [--out out/kernel-soak]
                                          [--duration 600s] [--doc docs/kernel.md]
 """
 import argparse
@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from doc_table import write_between
+from scripts.doc_table import write_between
 
 BEGIN = "<!-- kernel-soak:begin (written by scripts/kernel_soak.py) -->"
 END = "<!-- kernel-soak:end -->"

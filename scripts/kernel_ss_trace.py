@@ -5,9 +5,9 @@ floor is 2 segments"): runs `pathpool testbed run FILE --out OUT [--set ...]` an
 unacknowledged and not-yet-sent bytes) and `ss -MinO` (the MPTCP connection: write_seq and
 snd_una) in every namespace of the run, into OUT/ss.txt; then prints a summary per subflow.
 
-    sudo python3 scripts/kernel_ss_trace.py scenarios/kernel/shared.toml --out out/kernel-ss/olia \\
+    sudo python3 -m scripts.kernel_ss_trace scenarios/kernel/shared.toml --out out/kernel-ss/olia \\
         --set flows.mp.cc=olia [--bin target/release/pathpool]
-    python3 scripts/kernel_ss_trace.py --summary out/kernel-ss/olia/ss.txt    # summary only
+    python3 -m scripts.kernel_ss_trace --summary out/kernel-ss/olia/ss.txt    # summary only
 
 The summary counts, per subflow, the samples at cwnd 1 and the longest stretch there (with the
 retransmissions during it), and the samples in which the subflow had nothing in flight and

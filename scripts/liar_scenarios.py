@@ -82,6 +82,6 @@ if __name__ == "__main__":
     layout = sys.argv[1] if len(sys.argv) > 1 else "shared"
     setup = dict(rate_mbps=20, rtt_ms=20, buffer_bdp=1, subflows=2, tcp=1, queue="droptail", hosts="linux-6.18", layout=layout)
     assert math.isclose(bdp_packets(setup), 33.33, rel_tol=1e-3)
-    print(f"# Written by `python3 scripts/liar_scenarios.py {layout}`: the lying-receiver setup of docs/security.md")
+    print(f"# Written by `python3 -m scripts.liar_scenarios {layout}`: the lying-receiver setup of docs/security.md")
     print("# (\"Why the check missed sharing\"); crates/scenario/tests/liar.rs runs it under both host models.")
     print(toml(setup, 140, 20))

@@ -6,7 +6,7 @@ honest receiver on disjoint bottlenecks (S0's NSB-2..5 and the design's setups l
 disjoint). Writes the table into docs/security.md between its markers (or prints it with
 --print) and exits 1 when a bound is broken.
 
-    python3 scripts/liar_table.py [--bin target/release/pathpool] [--out out/liar] [--seeds 5] [--jobs N] [--print]
+    python3 -m scripts.liar_table [--bin target/release/pathpool] [--out out/liar] [--seeds 5] [--jobs N] [--print]
 
 The design (`design()`): six two-level factors (rate 10/100 Mb/s, RTT 10/100 ms, buffer
 0.25/2 BDP, 2/5 subflows, 1/3 TCP flows, drop-tail/RED) in a 2^(6-2) fractional factorial
@@ -24,12 +24,12 @@ import statistics
 import subprocess
 import sys
 
-import liar_scenarios as ls
-from doc_table import table_arguments, write_between
+from scripts import liar_scenarios as ls
+from scripts.doc_table import table_arguments, write_between
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "security.md")
-BEGIN = "<!-- liar table: python3 scripts/liar_table.py -->"
+BEGIN = "<!-- liar table: python3 -m scripts.liar_table -->"
 END = "<!-- end of liar table -->"
 LIARS = ["separate", "random", "flapping"]
 HOSTS = ["linux-6.18", "ideal"]
@@ -106,7 +106,7 @@ def main():
     failures = []
     lines = [
         f"Medians over seeds 1-{a.seeds}, {DURATION_S} s with the first {WARMUP_S} s left out, S0's detector at the receiver, the\n",
-        f"sender's check on; written by `python3 scripts/liar_table.py --seeds {a.seeds}` (`make liar-table`).\n",
+        f"sender's check on; written by `python3 -m scripts.liar_table --seeds {a.seeds}` (`make liar-table`).\n",
         "\n",
         "Shared bottleneck: the MPTCP connection's rate over the TCP flows' (`sum_ratio`) with an honest\n",
         "receiver, and each liar's gain: its median sum ratio over the honest receiver's.\n",

@@ -5,16 +5,14 @@ resident set every simulated minute, and writes the table between the markers of
 BENCHMARKS.md. Exits 1 when a run's heap after warm-up leaves a 5 % band around its value at
 the end of warm-up.
 
-    python3 scripts/long_runs.py --bench target/release/examples/bench [--seconds 3600]
+    python3 -m scripts.long_runs --bench target/release/examples/bench [--seconds 3600]
 """
 import argparse
-import os
 import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_table import write_between  # noqa: E402
+from scripts.doc_table import write_between
 
 BEGIN = "<!-- table: make bench-long -->"
 END = "<!-- end table -->"

@@ -3,9 +3,9 @@
 going in and of the packets that came out: the testbed's (`pathpool testbed run --capture`)
 or the simulator's (`pathpool run --pcap DIR`), so the two can be compared (docs/fidelity.md).
 
-    python3 scripts/loss_episodes.py --arrived D/capture/bottleneck.pcap \\
+    python3 -m scripts.loss_episodes --arrived D/capture/bottleneck.pcap \\
         --sent D/capture/short.pcap --sent D/capture/long.pcap          # testbed
-    python3 scripts/loss_episodes.py --arrived D/receiver.pcap \\
+    python3 -m scripts.loss_episodes --arrived D/receiver.pcap \\
         --sent D/s20.pcap --sent D/s40.pcap                              # simulator
 
 Each `--sent` capture holds one flow's data packets before the bottleneck, `--arrived` the
@@ -18,15 +18,15 @@ first. With `--bursts`, per flow also where its dropped packets stood in their b
 (packets less than `--burst-gap` apart, 100 us: back to back at 1 Gb/s): "3/3: n" counts
 drops of the last packet of a burst of three (the packet a window increase adds to an ACK of
 two segments), "2/2" the second of a pair, and how many bursts of each size the flow sent.
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import os
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from queue_phase import segments  # noqa: E402  (the same pcap reader and segment key)
+from scripts.queue_phase import segments  # (the same pcap reader and segment key)
 
 
 def tsval(options):

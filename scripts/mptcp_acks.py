@@ -2,7 +2,7 @@
 """How the receiver acknowledges each flow, and where each flow's packets are dropped, from
 the testbed's captures (`pathpool testbed run --capture`; docs/fidelity-notes.md, MPTCP).
 
-    python3 scripts/mptcp_acks.py D/capture --bottleneck path1 --access s1:1ms --access t1:1ms
+    python3 -m scripts.mptcp_acks D/capture --bottleneck path1 --access s1:1ms --access t1:1ms
 
 `--bottleneck` names the bottleneck link's captures (NAME.pcap: data as it leaves the link;
 NAME.reverse.pcap: the receiver's ACKs on that link); each `--access` names an access link
@@ -29,7 +29,8 @@ per access link:
 And per flow: of its bursts that follow another flow's burst at the queue, how many come at
 most one departure after it.
 
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import bisect
@@ -38,9 +39,8 @@ import struct
 import sys
 from collections import Counter, defaultdict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bursts import packets  # noqa: E402  (the same pcap reader)
-from queue_phase import seconds  # noqa: E402
+from scripts.bursts import packets  # (the same pcap reader)
+from scripts.units import seconds
 
 
 def tcp_segments(path):
@@ -110,7 +110,7 @@ def main():
     arrivals = []
     for spec in a.access:
         name, _, delay = spec.rpartition(":")
-        delay = seconds(delay)
+        delay = seconds(delay, "--access")
         data = [(t + delay, s, q, n, i, p) for t, s, _, q, _, n, i, p in tcp(base(name + ".pcap")) if n > 0]
         if not data:
             sys.exit(f"{base(name + '.pcap')}: no TCP data packets")

@@ -10,11 +10,11 @@ prints both sides in one table.
 ns-3 is not a dependency of the project. Install it in a throwaway virtual environment:
 
     python3 -m venv out/ns3venv
-    out/ns3venv/bin/pip install ns3==3.44.post0
+    out/ns3venv/bin/pip install ns3==3.44.post0 .    # ns-3, and pathpool's package for the units
 
 and run, e.g.
 
-    out/ns3venv/bin/python scripts/ns3_crosscheck.py scenarios/bench/b1-n10.toml \
+    out/ns3venv/bin/python -m scripts.ns3_crosscheck scenarios/bench/b1-n10.toml \
         --duration 120s --pathpool target/release/pathpool
 
 (`make crosscheck-ns3` does both for the two scenarios of docs/validation.md.)
@@ -48,6 +48,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from scripts import package
+
 IP_TCP_HEADERS = 40
 PPP_HEADER = 2
 # Packets below the queue disc in ns-3: one in transmission, one in the device queue.
@@ -62,31 +64,28 @@ class ScenarioError(Exception):
 
 # ---- scenario reading (the subset the cross-check needs) ----------------------------------
 
-UNITS_TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
-UNITS_RATE = {"bps": 1.0, "kbps": 1e3, "mbps": 1e6, "gbps": 1e9, "tbps": 1e12}
-UNITS_SIZE = {"b": 1, "kb": 1000, "mb": 10**6, "kib": 1024, "mib": 1 << 20}
-
-
-def quantity(value, units, field, example):
-    m = re.fullmatch(r"\s*([0-9.]+)\s*([A-Za-zµ/]+)\s*", value) if isinstance(value, str) else None
-    if not m:
-        raise ScenarioError(f"{field}: expected a value with a unit like {example}, got {value!r}")
-    unit = m.group(2).replace("/s", "ps").lower()
-    if unit not in units:
-        raise ScenarioError(f"{field}: unknown unit {m.group(2)!r} (known: {', '.join(units)})")
-    return float(m.group(1)) * units[unit]
+def _read(v, unit, field, example):
+    """A value with a unit, read by the scenario loader's own parsers (pathpool.quantity), so
+    that ns-3 is given exactly what pathpool simulates."""
+    try:
+        number, got = package.pathpool().quantity(v)
+    except ValueError:
+        got = None
+    if got != unit:
+        raise ScenarioError(f"{field}: expected a value with a unit like {example}, got {v!r}")
+    return number
 
 
 def seconds(v, field):
-    return quantity(v, UNITS_TIME, field, '"20ms"')
+    return _read(v, "s", field, '"20ms"')
 
 
 def rate_bps(v, field):
-    return quantity(v, UNITS_RATE, field, '"100Mbps"')
+    return float(_read(v, "bps", field, '"100Mbps"'))
 
 
 def size_bytes(v, field):
-    return int(quantity(v, {k: float(x) for k, x in UNITS_SIZE.items()}, field, '"1500B"'))
+    return _read(v, "bytes", field, '"1500B"')
 
 
 def packets(v, field):

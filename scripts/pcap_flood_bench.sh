@@ -9,7 +9,7 @@ BIN=${1:-target/release/pathpool}; OUT=${2:-out/pcap-flood}; N=${3:-10000000}
 B1=$OUT/pcap/right.pcap
 FLOOD=$OUT/flood-$N.pcap
 [ -f "$B1" ] || "$BIN" run scenarios/bench/b1-n100.toml --set simulation.duration=20s --out "$OUT/run" --pcap "$OUT/pcap" > /dev/null
-[ -f "$FLOOD" ] || python3 scripts/synflood_pcap.py "$N" "$FLOOD" --span 20
+[ -f "$FLOOD" ] || python3 -m scripts.synflood_pcap "$N" "$FLOOD" --span 20
 echo "| captures | packets | TCP flow directions | exit code | peak RSS MB | CPU s | wall s | directions without data forgotten |"
 echo "|---|---|---|---|---|---|---|---|"
 for caps in "$B1" "$B1 $FLOOD"; do

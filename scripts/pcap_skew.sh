@@ -12,7 +12,7 @@ for f in 0 1; do
   cargo run -q --release -p pathpool-pcap --example inject_skew -- "$NSB/capture/down$f.pcap" "$T/nsb-both$f.pcap" 100 10.0.0.22 10.0.0.23
   cargo run -q --release -p pathpool-pcap --example inject_skew -- "$NSB/capture/down$f.pcap" "$T/nsb-one$f.pcap" 300 10.0.0.22
 done
-share() { python3 scripts/pcap_accuracy.py "$T/out/decisions.csv" --truth "$1" | sed 's/.*(//;s/)//'; }
+share() { python3 -m scripts.pcap_accuracy "$T/out/decisions.csv" --truth "$1" | sed 's/.*(//;s/)//'; }
 run() { truth=$1; shift; "$BIN" detect "$@" --out "$T/out" > /dev/null; share "$truth"; }
 echo "| detector | drift removal | SB-2 | SB-2, senders ±200 ppm | NSB-2 | NSB-2, both +100 ppm | NSB-2, sf0 +300 ppm |"
 echo "|---|---|---|---|---|---|---|"

@@ -14,6 +14,6 @@ for case in nsb-2:separate:down0.pcap,down1.pcap sb-2:shared:down.pcap; do
   for f in $(echo "$files" | tr ',' ' '); do args="$args --pcap $OUT/$name/capture/$f"; done
   # shellcheck disable=SC2086
   "$BIN" detect $args --out "$OUT/$name/detect"
-  python3 scripts/pcap_accuracy.py "$OUT/$name/detect/decisions.csv" --truth "$truth" --min 0.9 || status=1
+  python3 -m scripts.pcap_accuracy "$OUT/$name/detect/decisions.csv" --truth "$truth" --min 0.9 || status=1
 done
 exit $status

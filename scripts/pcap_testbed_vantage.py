@@ -28,8 +28,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from doc_table import emit  # noqa: E402
+from scripts.doc_table import emit
 
 TOPOLOGIES = [("sb-2", "shared", ["l0"]), ("nsb-2", "separate", ["l0", "l1"])]
 TRANSFERS = [("mptcp", ""), ("tcp", "-tcp")]

@@ -20,8 +20,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from doc_table import emit, table_arguments  # noqa: E402
+from scripts.doc_table import emit, table_arguments
 
 # (case, truth, scenario): S0's two cases, and the harder evaluation's mixed groups (subflows
 # 0 and 1 behind one bottleneck, subflow 2 behind its own; docs/sbd.md), the issue's example.

@@ -5,9 +5,9 @@ bottleneck: each row adds one common delay to every flow's path (to the links na
 gives the case's quantity over --seeds seeds (median). The last row pools every offset and
 seed, which is what `host_latency` = one packet time gives (docs/fidelity-notes.md, "Phase").
 
-    python3 scripts/phase_offset.py --case reno-phase --case reno-rtt --case mptcp-shared
-    python3 scripts/phase_offset.py --case mptcp-disjoint --links path1,path2 --step 50
-    python3 scripts/phase_offset.py --case reno-phase --set 'flows.*.delayed_ack=false'
+    python3 -m scripts.phase_offset --case reno-phase --case reno-rtt --case mptcp-shared
+    python3 -m scripts.phase_offset --case mptcp-disjoint --links path1,path2 --step 50
+    python3 -m scripts.phase_offset --case reno-phase --set 'flows.*.delayed_ack=false'
 
 Prints a Markdown table. Runs the release binary (`cargo build --release` first).
 """
@@ -21,8 +21,7 @@ import tempfile
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from queue_phase import seconds  # noqa: E402  (the same unit reader)
+from scripts.units import seconds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, "target", "release", "pathpool")
@@ -64,7 +63,7 @@ def main():
         for link in links:
             if link not in base.get("links", {}):
                 sys.exit(f"{scenario}: no link {link!r} to offset (--links)")
-            sets.append(f"links.{link}.delay={seconds(base['links'][link]['delay']) * 1e6 + k * a.step:.3f}us")
+            sets.append(f"links.{link}.delay={seconds(base['links'][link]['delay'], 'links.' + link + '.delay') * 1e6 + k * a.step:.3f}us")
         out = os.path.join(work, f"{case}-{k}-{seed}")
         cmd = [BINARY, "run", scenario, "--seed", str(seed), "--out", out] + [x for s in sets for x in ("--set", s)]
         done = subprocess.run(cmd, capture_output=True, text=True)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's tests (docs/python.md, "Tests"), run by `make test`: builds the wheel,
 # installs it into a new virtual environment with no Rust toolchain on PATH, and runs
-# python/tests with pytest against the installed package.
+# python/tests with pytest against the installed package, and scripts/tests (the scripts'
+# package, run from the top as `python3 -m scripts.NAME`; some read captures through it).
 #
 # Two environments under $OUT:
 # - pyvenv holds the package's dependencies and its test extra from PyPI; it is made again
@@ -45,4 +46,4 @@ site "$DEPS/bin/python" > "$(site "$VENV/bin/python")/pathpool-test-dependencies
 env -u CARGO -u RUSTC PATH="$no_rust_path" "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-index "$wheel" \
   || fail "pip could not install $wheel into $VENV without a Rust toolchain (output above)"
 env -u CARGO -u RUSTC PATH="$no_rust_path" PATHPOOL_WHEEL="$(realpath "$wheel")" PATHPOOL_BIN="$PWD/target/$PROFILE/pathpool" \
-  "$VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests
+  "$VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests scripts/tests

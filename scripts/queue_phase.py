@@ -2,7 +2,7 @@
 """How each flow's packets meet a drop-tail bottleneck, from the testbed's captures
 (`pathpool testbed run --capture`; docs/fidelity.md).
 
-    python3 scripts/queue_phase.py --out D/capture/path1.pcap:19ms \\
+    python3 -m scripts.queue_phase --out D/capture/path1.pcap:19ms \\
         --in D/capture/s1.pcap:1ms --in D/capture/t1.pcap:1ms --acks D/capture/s1.reverse.pcap
 
 The testbed stamps each packet as it reaches the far end of its link
@@ -24,7 +24,8 @@ its stamp less the delay. Per `--in` capture, after the first `--skip` seconds:
   how many episodes each flow lost a packet in.
 
 Per `--acks` capture (ACKs on a reverse link): how many SACK blocks each pure ACK carries.
-Standard library only.
+Reads captures with the pathpool Python package (`pathpool.packets`, the Rust reader of
+`detect --pcap`): run it with a Python that has pathpool installed (docs/python.md).
 """
 import argparse
 import bisect
@@ -35,8 +36,8 @@ import struct
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bursts import packets  # noqa: E402  (the same pcap reader)
+from scripts.bursts import packets  # (the same pcap reader)
+from scripts.units import seconds
 
 
 def segments(path):
@@ -69,13 +70,6 @@ def sack_blocks(options):
     return 0
 
 
-def seconds(text):
-    for unit, scale in (("us", 1e-6), ("ms", 1e-3), ("s", 1.0)):
-        if text.endswith(unit):
-            return float(text[: -len(unit)]) * scale
-    sys.exit(f"--in: delay '{text}' needs a unit (us, ms or s)")
-
-
 def departure_gaps(dep, skip):
     """How regular the bottleneck's departures are: gaps between consecutive data packets
     leaving it (after `skip` seconds), as the shares under a sixth of the median gap (tbf sends
@@ -101,7 +95,7 @@ def main():
     out_path, _, out_delay = a.out.rpartition(":")
     if not out_path:
         sys.exit(f"--out {a.out}: give the bottleneck's delay too, as FILE:DELAY (e.g. bottleneck.pcap:19ms)")
-    out_delay = seconds(out_delay)
+    out_delay = seconds(out_delay, "--out")
     out = [(t - out_delay, k) for t, k, p, _ in segments(out_path) if p > 0]
     dep = [t for t, _ in out]
     left = set(k for _, k in out)
@@ -110,7 +104,7 @@ def main():
     drops = {}
     for spec in a.ins:
         path, _, delay = spec.rpartition(":")
-        delay = seconds(delay)
+        delay = seconds(delay, "--in")
         data = [(t, k) for t, k, p, _ in segments(path) if p > 0]
         if not data:
             sys.exit(f"{path}: no TCP data packets")

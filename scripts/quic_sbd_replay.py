@@ -5,7 +5,7 @@ configuration, and writes a table between markers of docs/quic.md: per candidate
 decisions that couple the two paths on a shared bottleneck and that separate them on disjoint
 ones (median [min, max] over the runs).
 
-  python3 scripts/quic_sbd_replay.py --bin target/release/pathpool --runs out/quic-capture --doc docs/quic.md
+  python3 -m scripts.quic_sbd_replay --bin target/release/pathpool --runs out/quic-capture --doc docs/quic.md
 
 A decision "couples" the paths unless it puts them in two different bottleneck groups (a path
 in group 0 is coupled with every path, crates/quic/src/sbd.rs), and "separates" them when it
@@ -67,7 +67,7 @@ def main():
     p.add_argument("--doc", default=None)
     args = p.parse_args()
     runs = {"shared": [], "disjoint": []}
-    lines = [f"Written by `python3 scripts/quic_sbd_replay.py --runs {' '.join(args.runs)} --doc docs/quic.md`.", "",
+    lines = [f"Written by `python3 -m scripts.quic_sbd_replay --runs {' '.join(args.runs)} --doc docs/quic.md`.", "",
              "| detector | shared: decisions coupling the paths, median [range] per run; all runs | disjoint: decisions separating the paths, the same | decisions per run |",
              "|---|---|---|---|"]
     over_time = []

@@ -4,8 +4,8 @@ case the median and range over the repeats. Without --netns: `pathpool quic run`
 root), shared and disjoint bottlenecks; with --netns: `pathpool quic netns` (root, two network
 namespaces joined by shaped links), shared and disjoint bottlenecks.
 
-  python3 scripts/quic_table.py --bin target/release/pathpool --out out/quic --repeat 3 --doc docs/quic.md
-  sudo python3 scripts/quic_table.py --netns --bin target/release/pathpool --out out/quic-netns --repeat 3 --doc docs/quic.md
+  python3 -m scripts.quic_table --bin target/release/pathpool --out out/quic --repeat 3 --doc docs/quic.md
+  sudo python3 -m scripts.quic_table --netns --bin target/release/pathpool --out out/quic-netns --repeat 3 --doc docs/quic.md
 
 Runs already in --out are reused (delete the folder to measure again); --only TOPO/CC runs one
 case (to keep each real-time command short), and a last call without it writes the table. The

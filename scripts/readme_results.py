@@ -5,8 +5,8 @@ its headline figure (Fig. 5(a, b): OLIA, S0's detector and the default pathpool 
 docs/figures/ferlin2016-fig5-nsb.png.
 
     pathpool reproduce ferlin2016 --out out/ferlin2016
-    python3 scripts/readme_results.py out/ferlin2016          # rewrites README.md and the figure
-    python3 scripts/readme_results.py out/ferlin2016 --print  # prints the table only
+    python3 -m scripts.readme_results out/ferlin2016          # rewrites README.md and the figure
+    python3 -m scripts.readme_results out/ferlin2016 --print  # prints the table only
 
 Every figure comes from DIR/summary.json and DIR/ferlin2016/*_groups.csv; only the S0 column
 quotes the paper (Ferlin et al. 2016, Table 2, Figs. 5 and 7).
@@ -18,8 +18,7 @@ import os
 import shutil
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_table import emit  # noqa: E402
+from scripts.doc_table import emit
 
 BEGIN, END = "<!-- results table: begin -->", "<!-- results table: end -->"
 FIGURE = ("ferlin2016/fig5ab_nsb_sum_ratio.png", "docs/figures/ferlin2016-fig5-nsb.png")
@@ -56,7 +55,7 @@ def table(out_dir):
                    [cell, "", "", ""], paper)
 
     lines = [
-        f"`pathpool reproduce ferlin2016 --out {out_dir}` then `python3 scripts/readme_results.py {out_dir}`"
+        f"`pathpool reproduce ferlin2016 --out {out_dir}` then `python3 -m scripts.readme_results {out_dir}`"
         + (" (quick preset)" if s.get("quick") else ""),
         "",
         "| | n = 2 | n = 3 | n = 4 | n = 5 | S0 |",

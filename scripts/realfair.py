@@ -43,8 +43,7 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doc_table import write_between  # noqa: E402
+from scripts.doc_table import write_between
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIX = "flows.*.delayed_ack=false"

@@ -4,12 +4,13 @@ scenarios/sbd-eval (written by its generate.py) with S0's detector (`mptcp-sbd`)
 `pathpool` preset, over seeds 1..N, in the simulator (the receiver's detector, closed loop).
 Writes the table into docs/sbd.md between its markers (or prints it with --print).
 
-    python3 scripts/sbd_eval.py [--bin target/release/pathpool] [--out out/sbd-eval] [--seeds 5] [--jobs N] [--print]
+    python3 -m scripts.sbd_eval [--bin target/release/pathpool] [--out out/sbd-eval] [--seeds 5] [--jobs N] [--print]
 
 Accuracy: the fraction of base intervals (T = 350 ms) after the 20 s warm-up in which the
 decision in force groups the subflows exactly as the truth (the simulator's truth column:
 subflows whose narrowest link is the same share a bottleneck; a subflow judged not
-bottlenecked is in no group). Time to correct decision: seconds from the connection's start to
+bottlenecked is in no group; the rule is pathpool's own, `pathpool.correct_grouping`, so run
+it with a Python that has pathpool installed, docs/python.md). Time to correct decision: seconds from the connection's start to
 the first decision that is exactly right. Runs are kept in --out; a run whose decisions.csv
 exists is not run again.
 """
@@ -21,11 +22,12 @@ import os
 import statistics
 import subprocess
 
-from doc_table import emit, table_arguments
+from scripts import package
+from scripts.doc_table import emit, table_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "sbd.md")
-BEGIN = "<!-- table: python3 scripts/sbd_eval.py -->"
+BEGIN = "<!-- table: python3 -m scripts.sbd_eval -->"
 END = "<!-- end of sbd_eval table -->"
 DETECTORS = ["mptcp-sbd", "pathpool"]
 WARMUP_S, T_S = 20.0, 0.35
@@ -49,9 +51,9 @@ def run(a, case, detector, seed):
 
 
 def correct(pairs):
-    """As pathpool_scenario::mptcp_outcome::correct: exactly the truth's grouping."""
-    n = len(pairs)
-    return all(i == j or ((pairs[i][0] != 0 and pairs[i][0] == pairs[j][0]) == (pairs[i][1] == pairs[j][1])) for i in range(n) for j in range(n))
+    """Exactly the truth's grouping, judged by pathpool's own rule (pathpool.correct_grouping,
+    the Rust function behind summary.json's decision_accuracy)."""
+    return package.pathpool().correct_grouping([g for g, _ in pairs], [t for _, t in pairs])
 
 
 def metrics(decisions, duration):
@@ -81,7 +83,7 @@ def main():
             descriptions[c] = next(l.split('"')[1] for l in f if l.startswith("description"))
     lines = [
         f"Means over seeds 1-{a.seeds} (time to correct decision: median, and the runs never right); "
-        f"written by `python3 scripts/sbd_eval.py --seeds {a.seeds}`.\n",
+        f"written by `python3 -m scripts.sbd_eval --seeds {a.seeds}`.\n",
         "\n",
         "| case | scenario | accuracy `mptcp-sbd` | accuracy `pathpool` | first right decision `mptcp-sbd` (s) | `pathpool` (s) |\n",
         "|---|---|---|---|---|---|\n",

@@ -4,7 +4,7 @@ pairwise sharing"): `mptcp-sbd-pairwise` beside today's partition-only `mptcp-sb
 and uncoupled Reno, over seeds 1..N, in the simulator. Writes the table into docs/sbd.md
 between its markers (or prints it with --print).
 
-    python3 scripts/sbd_pairwise.py [--bin target/release/pathpool] [--out out/sbd-pairwise] [--seeds 5] [--jobs N] [--print]
+    python3 -m scripts.sbd_pairwise [--bin target/release/pathpool] [--out out/sbd-pairwise] [--seeds 5] [--jobs N] [--print]
 
 Two scenarios:
 * zongor2019: scenarios/papers/zongor2019/overlap.toml ([S4]: three paths, each pair sharing
@@ -29,11 +29,11 @@ import re
 import statistics
 import subprocess
 
-from doc_table import emit, table_arguments
+from scripts.doc_table import emit, table_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "sbd.md")
-BEGIN = "<!-- table: python3 scripts/sbd_pairwise.py -->"
+BEGIN = "<!-- table: python3 -m scripts.sbd_pairwise -->"
 END = "<!-- end of sbd_pairwise table -->"
 SCHEMES = ["mptcp-sbd-pairwise", "mptcp-sbd", "olia", "lia", "uncoupled"]
 ZONGOR = os.path.join(ROOT, "scenarios", "papers", "zongor2019", "overlap.toml")
@@ -92,7 +92,7 @@ def main():
     ref_tcp = statistics.median(t for _, t in ref)
     olia_mp = statistics.median(results[("overlap-tcp", "olia", s)][0] for s in seeds)
     lines = [
-        f"Medians [min, max] over seeds 1-{a.seeds}; written by `python3 scripts/sbd_pairwise.py --seeds {a.seeds}` "
+        f"Medians [min, max] over seeds 1-{a.seeds}; written by `python3 -m scripts.sbd_pairwise --seeds {a.seeds}` "
         f"(`make sbd-pairwise`). zongor2019 with random tail drop on its shared links (LP optimum {LP_OPTIMUM:.0f}, "
         f"target ≥ {0.95 * LP_OPTIMUM:.1f}). overlap-tcp: the multipath connection's throughput and the three TCP flows' "
         f"total; one TCP connection on its best path (path {best + 1}) gets {cell([m for m, _ in ref])} Mb/s and leaves "

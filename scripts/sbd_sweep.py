@@ -8,7 +8,7 @@ reaction to each candidate's decisions is not simulated; `pathpool reproduce fer
 measures the chosen preset closed loop). Writes the table into docs/sbd.md between its markers
 (or prints it with --print).
 
-    python3 scripts/sbd_sweep.py [--bin target/release/pathpool] [--out out/sbd-sweep] [--seeds 4] [--shift-seeds 8] [--jobs N] [--print]
+    python3 -m scripts.sbd_sweep [--bin target/release/pathpool] [--out out/sbd-sweep] [--seeds 4] [--shift-seeds 8] [--jobs N] [--print]
 
 Accuracy: the fraction of decisions after the 20 s warm-up that group exactly as the truth
 (SB: all together; NSB: every subflow alone), mean over seeds. Transition delay: seconds from
@@ -25,11 +25,11 @@ import shutil
 import statistics
 import subprocess
 
-from doc_table import emit, table_arguments
+from scripts.doc_table import emit, table_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "sbd.md")
-BEGIN = "<!-- table: python3 scripts/sbd_sweep.py -->"
+BEGIN = "<!-- table: python3 -m scripts.sbd_sweep -->"
 END = "<!-- end of sbd_sweep table -->"
 PAPER = os.path.join(ROOT, "scenarios", "papers", "ferlin2016")
 WARMUP_S, PHASE_S = 20.0, 30.0
@@ -107,7 +107,7 @@ def main():
 
     lines = [
         f"S0's scenarios, one capture per run (seeds 1-{a.seeds}, shift seeds 1-{a.shift_seeds}), every candidate replayed on the same captures; "
-        f"written by `python3 scripts/sbd_sweep.py --seeds {a.seeds} --shift-seeds {a.shift_seeds}`.\n",
+        f"written by `python3 -m scripts.sbd_sweep --seeds {a.seeds} --shift-seeds {a.shift_seeds}`.\n",
         "\n",
         "| candidate | shift: mean delay (s) | shared to disjoint / disjoint to shared (s) | missed | NSB-2..5 accuracy | SB-2..5 accuracy |\n",
         "|---|---|---|---|---|---|\n",

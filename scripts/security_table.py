@@ -5,7 +5,7 @@ bottleneck with a TCP flow) with an honest receiver and three liars, and NSB-2/N
 over seeds 1..N; writes the table into docs/security.md between its markers (or prints it
 with --print).
 
-    python3 scripts/security_table.py [--bin target/release/pathpool] [--out out/security] [--seeds 10] [--jobs N] [--print]
+    python3 -m scripts.security_table [--bin target/release/pathpool] [--out out/security] [--seeds 10] [--jobs N] [--print]
 
 Runs are kept in --out; a run whose summary.json exists is not run again.
 """
@@ -18,11 +18,11 @@ import statistics
 import subprocess
 import sys
 
-from doc_table import write_between
+from scripts.doc_table import write_between
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "security.md")
-BEGIN = "<!-- table: python3 scripts/security_table.py -->"
+BEGIN = "<!-- table: python3 -m scripts.security_table -->"
 END = "<!-- end of table -->"
 LIARS = ["honest", "separate", "random", "flapping"]
 
@@ -61,7 +61,7 @@ def main():
         return [results[(scenario, receiver, verify, s)][key] for s in seeds]
 
     lines = [
-        f"Medians over seeds 1-{a.seeds} [min, max]; written by `python3 scripts/security_table.py --seeds {a.seeds}`.\n",
+        f"Medians over seeds 1-{a.seeds} [min, max]; written by `python3 -m scripts.security_table --seeds {a.seeds}`.\n",
         "\n",
         "Shared bottleneck (SB-n: the subflows and one TCP flow share one 20 Mb/s bottleneck): the\n",
         "MPTCP connection's rate over the TCP flow's (`sum_ratio`; 1 is fair, n is uncoupled),\n",

@@ -4,7 +4,7 @@ captures of many connections"): N TCP SYNs, each from its own address and port (
 connections, N flow directions, none carrying data), raw IPv4, nanosecond pcap, spread evenly
 over SPAN seconds from START (to lie over a real capture's time, given as a second --pcap).
 
-    python3 scripts/synflood_pcap.py N OUT.pcap [--span S] [--start S]
+    python3 -m scripts.synflood_pcap N OUT.pcap [--span S] [--start S]
 """
 import argparse
 import struct

@@ -3,7 +3,7 @@
 how each flow's window is cut and regrows in the simulator and on Linux (docs/fidelity-notes.md,
 "Reno against CUBIC").
 
-    python3 scripts/window_cuts.py out/rc/flows.csv [more flows.csv ...] [--from 10]
+    python3 -m scripts.window_cuts out/rc/flows.csv [more flows.csv ...] [--from 10]
 
 A cut is a fall of the window by more than 15 % between two probes; falls within 0.3 s of
 a cut belong to it (Linux's window shrinks over the recovery's round trip, PRR). Per file:

@@ -2,7 +2,6 @@
 
 import json
 import os
-import shutil
 import tempfile
 from functools import cached_property
 from pathlib import Path
@@ -24,16 +23,19 @@ def run(scenario, seed=None, overrides=None, cc=None, out=None):
     ``seed`` overrides simulation.seed (``--seed``), ``overrides`` maps dotted keys to values
     (``--set``), ``cc`` sets every multipath connection's congestion control (``--cc``).
     The output files (summary.json, flows.csv, links.csv, plots) go to ``out``, or to a new
-    temporary folder. Raises ScenarioError with the CLI's message for a bad scenario.
+    temporary folder that is removed with the Result (when nothing refers to it any more, or
+    when Python exits): pass ``out`` to keep the files. Raises ScenarioError with the CLI's
+    message for a bad scenario.
     """
-    folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="pathpool-run-"))
+    temporary = tempfile.TemporaryDirectory(prefix="pathpool-run-") if out is None else None
+    folder = Path(out) if out is not None else Path(temporary.name)
     try:
         text = _pathpool.run(scenario_arg(scenario), os.fspath(folder), override_list(overrides), seed_arg(seed), cc_arg(cc))
     except BaseException:
-        if out is None:
-            shutil.rmtree(folder, ignore_errors=True)
+        if temporary is not None:
+            temporary.cleanup()
         raise
-    return Result(folder, json.loads(text))
+    return Result(folder, json.loads(text), temporary)
 
 
 class Result:
@@ -41,9 +43,11 @@ class Result:
     ``subflows`` (the multipath subflows' rows of ``flows``), ``observations`` /
     ``decisions`` (the detector's output, for detector schemes), and ``plot()``."""
 
-    def __init__(self, out, summary):
+    def __init__(self, out, summary, temporary=None):
         self.out = Path(out)
         self.summary = summary
+        # The temporary folder's owner: the folder goes when the Result does.
+        self._temporary = temporary
 
     def __repr__(self):
         return f"Result(out={str(self.out)!r}, {len(self.summary)} summary keys)"

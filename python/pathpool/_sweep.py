@@ -25,6 +25,7 @@ from tqdm.auto import tqdm
 from pathpool import _pathpool
 from pathpool import _sweep_store as _store
 from pathpool._args import cc_arg, override_list, scenario_arg, seeds_arg
+from pathpool._columns import grid_columns, typed_params
 
 #: The grid key that selects the multipath congestion control (``--cc``) instead of a value
 #: of the scenario.
@@ -108,7 +109,9 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
     walked lazily and at most a few runs per worker are in flight, so a large grid costs no
     memory before its first run; every point and every seed is checked before anything runs
     (ScenarioError names the field or argument). Returns one row per run: the grid's
-    columns, ``seed``, then the summary's keys; ``.attrs["ran"]``, ``.attrs["reused"]`` and
+    columns, ``seed``, then the summary's keys. A grid value with a unit is a number in the
+    column ``KEY_bps`` (rates, bit/s), ``KEY_s`` (times, seconds) or ``KEY_bytes`` (sizes);
+    a key whose values mix units is refused; ``.attrs["ran"]``, ``.attrs["reused"]`` and
     ``.attrs["mismatched"]`` count the runs computed now, those found in ``out``, and those
     whose stored file did not match and were run again.
     """
@@ -134,6 +137,8 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
     for point in _points(keys, lists):
         sets = base + override_list({k: v for k, v in point.items() if k != CC})
         _pathpool.check(text, sets, None, point.get(CC, cc), name)
+    # After the check, so that a value no run accepts is named by the scenario's own message.
+    typed = grid_columns(keys, lists)
     total = math.prod(len(v) for v in lists) * seed_count
 
     folder = Path(out)
@@ -146,7 +151,7 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
             path = folder / f"{t['key']}.json"
             found = _store.load(path, t["key"], build)
             if isinstance(found, dict):
-                rows[index] = _row(found)
+                rows[index] = _row(found, typed)
                 bar.update(1)
                 continue
             if found == _store.MISMATCH:
@@ -159,7 +164,7 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
             if error is None:
                 record = {"key": task["key"], "params": task["params"], "build": build, "summary": summary}
                 _store.write(folder / f"{task['key']}.json", record)
-                rows[index] = _row(record)
+                rows[index] = _row(record, typed)
             else:
                 failures.append(f"{task['params']}: {error}")
             bar.update(1)
@@ -176,8 +181,9 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
     return df
 
 
-def _row(record):
-    return {**record["params"], **{k: v for k, v in record["summary"].items() if k != "seed"}}
+def _row(record, typed):
+    params = typed_params(record["params"], typed)
+    return {**params, **{k: v for k, v in record["summary"].items() if k != "seed"}}
 
 
 def _execute(todo, client, workers):

@@ -81,3 +81,12 @@ def test_runs_in_flight_are_bounded(root, tmp_path, monkeypatch):
     assert list(df["x"]) == [2 * s for s in range(1, 41)], "rows in grid order"
     assert state["submitted"] == 40
     assert state["most"] <= 4, f"{state['most']} runs in flight"
+
+
+def test_quantity_reads_units_as_scenario_files_do():
+    assert pathpool.quantity("10Mbps") == (10_000_000, "bps")
+    assert pathpool.quantity("20ms") == (0.02, "s")
+    assert pathpool.quantity("64KiB") == (65536, "bytes")
+    for bad in ["20", "fast", 20, None, "-5ms"]:
+        with pytest.raises(ValueError, match="expected a rate, time or size with a unit"):
+            pathpool.quantity(bad)

@@ -9,6 +9,7 @@ import sys
 import textwrap
 import time
 
+import pandas as pd
 import pytest
 
 import pathpool
@@ -28,11 +29,11 @@ def test_a_grid_on_a_local_cluster_gives_one_row_per_run(root, tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         df = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=tmp_path / "s", client=client, overrides={"simulation.duration": "25s"}, progress=False)
     assert len(df) == 12 and df.attrs == {"ran": 12, "reused": 0, "mismatched": 0}
-    assert list(df.columns[:3]) == ["links.bottleneck.rate", "flows.reno.cc", "seed"]
+    assert list(df.columns[:3]) == ["links.bottleneck.rate_bps", "flows.reno.cc", "seed"]
     assert len(_files(tmp_path / "s")) == 12
     # Each row is the run its parameters describe.
     one = pathpool.run(root / "scenarios/examples/dumbbell.toml", seed=2, overrides={"simulation.duration": "25s", "links.bottleneck.rate": "20Mbps", "flows.reno.cc": "cubic"})
-    row = df[(df["seed"] == 2) & (df["links.bottleneck.rate"] == "20Mbps") & (df["flows.reno.cc"] == "cubic")].iloc[0]
+    row = df[(df["seed"] == 2) & (df["links.bottleneck.rate_bps"] == 20_000_000) & (df["flows.reno.cc"] == "cubic")].iloc[0]
     assert row["total_throughput_mbps"] == one.summary["total_throughput_mbps"]
     # Local threads give the same table.
     local = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=tmp_path / "t", overrides={"simulation.duration": "25s"}, progress=False)
@@ -77,4 +78,26 @@ def test_a_killed_sweep_resumes_with_only_the_missing_runs(root, tmp_path):
 def test_a_bad_grid_value_fails_before_anything_runs(root, tmp_path):
     with pytest.raises(pathpool.ScenarioError, match=r"links\.bottleneck\.rate"):
         pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid={"links.bottleneck.rate": ["10Mbps", "fast"]}, out=tmp_path / "s", progress=False)
+    assert _files(tmp_path / "s") == []
+
+
+def test_grid_values_with_units_are_numbers_in_one_unit_per_column(root, tmp_path):
+    grid = {"links.bottleneck.rate": ["10Mbps", "1.5Mbps"], "links.bottleneck.delay": ["2ms", "1s"], "links.bottleneck.buffer": ["64KiB"], "flows.reno.cc": ["reno"]}
+    df = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=grid, out=tmp_path / "s", overrides={"simulation.duration": "25s"}, progress=False)
+    assert list(df.columns[:5]) == ["links.bottleneck.rate_bps", "links.bottleneck.delay_s", "links.bottleneck.buffer_bytes", "flows.reno.cc", "seed"]
+    assert sorted(df["links.bottleneck.rate_bps"].unique()) == [1_500_000, 10_000_000]
+    assert sorted(df["links.bottleneck.delay_s"].unique()) == [0.002, 1.0]
+    assert list(df["links.bottleneck.buffer_bytes"].unique()) == [65536]
+    for column in df.columns[:3]:
+        assert pd.api.types.is_numeric_dtype(df[column]), column
+    # Read back from the stored files, the same table.
+    again = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=grid, out=tmp_path / "s", overrides={"simulation.duration": "25s"}, progress=False)
+    assert again.attrs["reused"] == 4
+    cols = [c for c in df.columns if not c.startswith("wall_")]
+    assert again[cols].equals(df[cols])
+
+
+def test_a_grid_key_mixing_units_is_refused_naming_it(root, tmp_path):
+    with pytest.raises(pathpool.ScenarioError, match=r"grid: links\.bottleneck\.buffer: expected values with one kind of unit"):
+        pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid={"links.bottleneck.buffer": [25, "64KiB"]}, out=tmp_path / "s", progress=False)
     assert _files(tmp_path / "s") == []

@@ -7,9 +7,11 @@
 //! Compiled only with the `python` feature (maturin turns it on; see Cargo.toml).
 #![cfg(feature = "python")]
 
+mod capture;
 mod cmd;
 mod convert;
 mod detect;
+mod grouping;
 // The CLI's error and output-folder types, for its `detect` command (src/detect.rs).
 #[path = "../../cli/src/error.rs"]
 #[allow(dead_code)]
@@ -19,6 +21,7 @@ mod error;
 mod outdir;
 mod paper;
 mod scenario;
+mod units;
 
 use pyo3::prelude::*;
 
@@ -41,6 +44,9 @@ fn _pathpool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect::detect, m)?)?;
     m.add_function(wrap_pyfunction!(paper::paper_names, m)?)?;
     m.add_function(wrap_pyfunction!(paper::use_build_of, m)?)?;
+    m.add_function(wrap_pyfunction!(units::quantity, m)?)?;
+    m.add_class::<capture::CaptureRecords>()?;
+    m.add_function(wrap_pyfunction!(grouping::correct_grouping, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
