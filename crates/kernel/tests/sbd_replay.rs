@@ -6,7 +6,7 @@
 //!
 //!     PATHPOOL_SBD_SAMPLES="$(ls $PWD/out/realfair/fixed/sbd-*/real/repeat-*/samples.csv)" \
 //!         cargo test --release -p pathpool-kernel --test sbd_replay replay_recorded_samples -- --ignored --nocapture
-//!     PATHPOOL_SBD_SAMPLES="$(ls $PWD/out/realfair/{fixed,daemon,daemon-before,daemon-extra}/sbd-*/real/repeat-*/samples.csv)" \
+//!     PATHPOOL_SBD_SAMPLES="$(ls $PWD/out/realfair/{fixed,daemon,daemon-before}/sbd-*/real/repeat-*/samples.csv)" \
 //!         cargo test --release -p pathpool-kernel --test sbd_replay step_one_and_the_comparison_test -- --ignored --nocapture
 
 mod replay;
