@@ -24,8 +24,8 @@ Three measurements, each reused when its folder exists (delete it to measure aga
    decisions, how many are right, and its abstentions ("not yet": decision windows without
    evidence, no groups written), from summary.json; on sbd-shifting, from sbd.log, the time
    from the shift (the UDP load's `start` in the scenario, on the clock of
-   `sbd_daemon.traffic_start_unix_s`) to the daemon's first decision that separates the
-   subflows.
+   `sbd_daemon.traffic_start_unix_s`) to the daemon's first decision on which pathpool_sbd
+   stops coupling the subflows (apart, or a subflow in group 0, which it runs uncoupled).
 4. The other receiver modes (--modes; OUT/acks/MODE-K and OUT/MODE, as 1 and 2 but on the
    shared cases only, --mode-cases): `mixed`, quickack on the MPTCP connection's receiver only
    (TCP keeps Linux's delayed ACKs), and `delack-max`, the sock_ops program of `pathpool
@@ -318,12 +318,15 @@ def decision_lines(log_path):
     return out
 
 
-def apart(groups):
-    return "0" not in groups and len(set(groups)) == len(groups)
-
-
 def together(groups):
     return "0" not in groups and len(set(groups)) == 1
+
+
+def uncoupled(groups):
+    """Whether pathpool_sbd stops coupling the subflows on this decision: some pair in different
+    groups, or a subflow in group 0 (not bottlenecked and no partner found), which it runs
+    alone (S0 §III-B.5; docs/kernel.md, "The SBD daemon")."""
+    return not together(groups)
 
 
 def shift_time_s():
@@ -337,7 +340,10 @@ def shift_time_s():
 
 def shifting_runs(a):
     """Per run of sbd-shifting: (reaction s or None, right before the shift, decisions before,
-    right after the reaction, decisions after it, not yet)."""
+    right after the reaction, decisions after it, not yet, coupled at the shift). The reaction
+    is the first decision after the shift on which pathpool_sbd stops coupling the two subflows
+    (`uncoupled`), when they were coupled at the shift; "right" is together before the shift and
+    uncoupled from the reaction on."""
     shift = shift_time_s()
     out = []
     for folder, s in daemon_summaries(a, "sbd-shifting"):
@@ -346,10 +352,13 @@ def shifting_runs(a):
             sys.exit(f"{folder}/summary.json: lacks sbd_daemon.traffic_start_unix_s (run with a pathpool that writes it)")
         d = [(t - t0, g) for t, g in decision_lines(os.path.join(folder, "sbd.log"))]
         before = [g for t, g in d if t < shift]
-        first = next((t for t, g in d if t >= shift and apart(g)), None)
+        # Coupled at the shift: the last decision before it together, or none (one group). A
+        # run already uncoupled then has no reaction to measure: it counts as never reacting.
+        coupled = not before or together(before[-1])
+        first = next((t for t, g in d if t >= shift and uncoupled(g)), None) if coupled else None
         after = [g for t, g in d if first is not None and t >= first]
         out.append((None if first is None else first - shift, sum(map(together, before)), len(before),
-                    sum(map(apart, after)), len(after), s.get("sbd_daemon.not_yet", 0)))
+                    sum(map(uncoupled, after)), len(after), s.get("sbd_daemon.not_yet", 0), coupled))
     return out
 
 
@@ -375,13 +384,17 @@ def daemon_rows(a):
     reactions = [r[0] for r in runs if r[0] is not None]
     if runs:
         missed = len(runs) - len(reactions)
-        # A run without a decision apart after the shift counts as never reacting.
+        # A run without an uncoupling decision after the shift counts as never reacting.
         med = statistics.median(reactions + [float("inf")] * missed)
         verdict = "inside" if med <= 5 else "**outside**"
         rb, nb, ra, na = (sum(r[i] for r in runs) for i in (1, 2, 3, 4))
-        cellv = ((f"{rng(reactions, 1)} s" if reactions else "no reaction") + f" ({len(runs)} runs" + (f"; {missed} without a decision apart after the shift" if missed else "") + "); "
-                 f"before the shift {rb} of {nb} decisions together, from the reaction on {ra} of {na} apart; "
-                 f"abstained in {sum(r[5] for r in runs)} decision windows")
+        per_run = ", ".join(("never" if r[6] else "uncoupled before the shift") if r[0] is None else f"{r[0]:.1f}" for r in runs)
+        shown = "never" if med == float("inf") else f"{med:.1f} s"
+        cellv = (f"median {shown}" + (f", range [{min(reactions):.1f}, {max(reactions):.1f}] s" if reactions else "") + f" ({len(runs)} runs: {per_run}" + (f"; {missed} without a reaction, counted as never" if missed else "") + "); "
+                 f"before the shift {rb} of {nb} decisions together, from the reaction on {ra} of {na} uncoupled; "
+                 f"abstained in {sum(r[5] for r in runs)} decision windows. The reaction: the first decision after the shift on which "
+                 f"pathpool_sbd stops coupling the subflows (apart, or one in group 0, which it runs uncoupled), in runs where they were "
+                 f"coupled at the shift")
         rows.append(f"| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | {cellv} | {verdict} | | | |")
     else:
         rows.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured | | | | |")

@@ -58,9 +58,11 @@ struct {
 } pp_conns SEC(".maps");
 
 /* Written by the SBD daemon (or a test): the group of each subflow; subflows couple with the
- * siblings of their group, and group 0 (not bottlenecked, or no entry) with every group. A
- * connection without entries is coupled as one group (S0: MPTCP-SBD couples until the first
- * decision). */
+ * siblings of their group. Group 0 (not bottlenecked, and no partner found) runs uncoupled, as
+ * S0 §III-B.5 has it ("shares with no one => Reno"; algorithms.md §7.1 step 5). A subflow
+ * without an entry (no decision yet, or joined since) couples with every subflow not in group
+ * 0, so a connection without entries is coupled as one group (S0: MPTCP-SBD couples until
+ * the first decision). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 32768);
@@ -222,11 +224,14 @@ static __always_inline void pp_invalidate(struct sock *sk)
 		c->lia_stale = 1;
 }
 
+/* pp_group's answer for a subflow without an entry in pp_groups. */
+#define PP_GROUP_NONE 0xffffffffu
+
 static __always_inline __u32 pp_group(__u32 token, __u32 id)
 {
 	struct pp_sf_key k = { .token = token, .subflow_id = id };
 	__u32 *g = bpf_map_lookup_elem(&pp_groups, &k);
-	return g ? *g : 0;
+	return g ? *g : PP_GROUP_NONE;
 }
 
 /* One subflow as the formulas see it: window (ssthresh in recovery, Linux
@@ -265,7 +270,9 @@ static __always_inline unsigned pp_collect(struct sock *sk, struct pp_path *p, i
 	if (!msk || !me->srtt_us)
 		return 1;
 	__u32 token = msk->token;
-	__u32 my_group = sbd ? pp_group(token, my_id) : 0;
+	__u32 my_group = sbd ? pp_group(token, my_id) : PP_GROUP_NONE;
+	if (my_group == 0)
+		return 1;
 	struct list_head *head = &msk->conn_list;
 	struct list_head *pos = msk->conn_list.next;
 	unsigned n = 1;
@@ -283,10 +290,11 @@ static __always_inline unsigned pp_collect(struct sock *sk, struct pp_path *p, i
 		if (!t->srtt_us || t->inet_conn.icsk_inet.sk.__sk_common.skc_state != TCP_ESTABLISHED)
 			continue;
 		__u32 id = c->subflow_id;
-		/* Group 0 (not bottlenecked, or no decision yet) couples with every group, as
-		 * MPTCP-SBD's code does (algorithms.md §11 item 21). */
-		__u32 g = sbd ? pp_group(token, id) : 0;
-		if (my_group && g && g != my_group)
+		/* Group 0 runs alone (S0 §III-B.5, not MPTCP-SBD's code, which couples it with
+		 * every group: algorithms.md §11 item 21; docs/kernel.md, "The SBD daemon", says
+		 * why). A subflow without an entry couples with all others, as in S0's code. */
+		__u32 g = sbd ? pp_group(token, id) : PP_GROUP_NONE;
+		if (g == 0 || (my_group != PP_GROUP_NONE && g != PP_GROUP_NONE && g != my_group))
 			continue;
 		if (n >= PP_MAX_SUBFLOWS)
 			break;

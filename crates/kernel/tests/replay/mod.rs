@@ -15,30 +15,40 @@ fn parse(line: &str) -> Option<(u32, u32, u64, u32)> {
 /// not bottlenecked, '.' a decision window without evidence ("not yet"); 'M' another grouping
 /// of three or more subflows.
 pub fn replay(path: &std::path::Path) -> String {
+    replay_timed(path).iter().map(|o| o.1).collect()
+}
+
+/// The outcomes of [`replay`], each with the time (µs, the file's clock) of the sample that
+/// completed it.
+pub fn replay_timed(path: &std::path::Path) -> Vec<(u64, char)> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut g = ConnGroups::default();
     let mut out = Vec::new();
+    let mut timed = Vec::new();
     for (i, line) in text.lines().enumerate().skip(1) {
         let (token, sf, ack_us, rtt_us) = parse(line).unwrap_or_else(|| panic!("{}:{}: expected TOKEN.sfID,ack_time_us,rtt_us, got {line:?}", path.display(), i + 1));
         g.on_sample(token, sf, ack_us * 1000, rtt_us, &mut out);
+        timed.extend(out.drain(..).map(|o| (ack_us, letter(&o))));
     }
-    out.iter()
-        .map(|o| match o {
-            Outcome::NotYet { .. } => '.',
-            Outcome::Decision(d) => {
-                let groups: Vec<u32> = d.groups.iter().map(|x| x.1).collect();
-                if groups.contains(&0) {
-                    '0'
-                } else if groups.iter().all(|&x| x == groups[0]) {
-                    'T'
-                } else if (1..groups.len()).all(|i| !groups[..i].contains(&groups[i])) {
-                    'A'
-                } else {
-                    'M'
-                }
+    timed
+}
+
+fn letter(o: &Outcome) -> char {
+    match o {
+        Outcome::NotYet { .. } => '.',
+        Outcome::Decision(d) => {
+            let groups: Vec<u32> = d.groups.iter().map(|x| x.1).collect();
+            if groups.contains(&0) {
+                '0'
+            } else if groups.iter().all(|&x| x == groups[0]) {
+                'T'
+            } else if (1..groups.len()).all(|i| !groups[..i].contains(&groups[i])) {
+                'A'
+            } else {
+                'M'
             }
-        })
-        .collect()
+        }
+    }
 }
 
 /// (together, apart, some in group 0, not yet) of a replay's outcomes.
@@ -61,4 +71,21 @@ pub fn write_doc_table(name: &str, table: &str) {
     };
     let fresh = format!("{}{begin}{table}{}", &doc[..b], &doc[e..]);
     std::fs::write(&path, fresh).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+/// A file's closed intervals as the grouping saw them, with the time of each from the file's
+/// first sample (s).
+pub fn intervals(path: &std::path::Path) -> Vec<(f64, pathpool_kernel::grouping::IntervalRecord)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut g = ConnGroups::default();
+    g.record_intervals();
+    let mut out = Vec::new();
+    let mut first_ns = None;
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let (token, sf, ack_us, rtt_us) = parse(line).unwrap_or_else(|| panic!("{}:{}: expected TOKEN.sfID,ack_time_us,rtt_us, got {line:?}", path.display(), i + 1));
+        first_ns.get_or_insert(ack_us * 1000);
+        g.on_sample(token, sf, ack_us * 1000, rtt_us, &mut out);
+    }
+    let first = first_ns.unwrap_or(0);
+    g.take_intervals().into_iter().map(|r| (r.time_ns.saturating_sub(first) as f64 / 1e9, r)).collect()
 }
