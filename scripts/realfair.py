@@ -24,7 +24,7 @@ Three measurements, each reused when its folder exists (delete it to measure aga
    decisions, how many are right, and its abstentions ("not yet": decision windows without
    evidence, no groups written), from summary.json; on sbd-shifting, from sbd.log, the time
    from the shift (the UDP load's `start` in the scenario, on the clock of
-   `sbd_daemon.traffic_start_unix_s`) to the daemon's first decision on which pathpool_sbd
+   `sbd_daemon.traffic_start_unix_s`) to the daemon's first decision on which pp_mptcp_sbd
    stops coupling the subflows (apart, or a subflow in group 0, which it runs uncoupled).
 4. The other receiver modes (--modes; OUT/acks/MODE-K and OUT/MODE, as 1 and 2 but on the
    shared cases only, --mode-cases): `mixed`, quickack on the MPTCP connection's receiver only
@@ -323,7 +323,7 @@ def together(groups):
 
 
 def uncoupled(groups):
-    """Whether pathpool_sbd stops coupling the subflows on this decision: some pair in different
+    """Whether pp_mptcp_sbd stops coupling the subflows on this decision: some pair in different
     groups, or a subflow in group 0 (not bottlenecked and no partner found), which it runs
     alone (S0 §III-B.5; docs/kernel.md, "The SBD daemon")."""
     return not together(groups)
@@ -341,7 +341,7 @@ def shift_time_s():
 def shifting_runs(a):
     """Per run of sbd-shifting: (reaction s or None, right before the shift, decisions before,
     right after the reaction, decisions after it, not yet, coupled at the shift). The reaction
-    is the first decision after the shift on which pathpool_sbd stops coupling the two subflows
+    is the first decision after the shift on which pp_mptcp_sbd stops coupling the two subflows
     (`uncoupled`), when they were coupled at the shift; "right" is together before the shift and
     uncoupled from the reaction on."""
     shift = shift_time_s()
@@ -393,7 +393,7 @@ def daemon_rows(a):
         cellv = (f"median {shown}" + (f", range [{min(reactions):.1f}, {max(reactions):.1f}] s" if reactions else "") + f" ({len(runs)} runs: {per_run}" + (f"; {missed} without a reaction, counted as never" if missed else "") + "); "
                  f"before the shift {rb} of {nb} decisions together, from the reaction on {ra} of {na} uncoupled; "
                  f"abstained in {sum(r[5] for r in runs)} decision windows. The reaction: the first decision after the shift on which "
-                 f"pathpool_sbd stops coupling the subflows (apart, or one in group 0, which it runs uncoupled), in runs where they were "
+                 f"pp_mptcp_sbd stops coupling the subflows (apart, or one in group 0, which it runs uncoupled), in runs where they were "
                  f"coupled at the shift")
         rows.append(f"| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | {cellv} | {verdict} | | | |")
     else:

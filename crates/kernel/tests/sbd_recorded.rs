@@ -45,7 +45,7 @@ const SHIFT_US: u64 = 29_900_000;
 fn a_recorded_shift_is_grouped_before_and_uncoupled_within_5_s_after() {
     let timed = replay_timed(&data("sbd-shifting-excerpt.csv"));
     let before: String = timed.iter().filter(|(t, _)| *t < SHIFT_US).map(|o| o.1).collect();
-    // pathpool_sbd stops coupling the two subflows on a decision apart or one with a subflow in
+    // pp_mptcp_sbd stops coupling the two subflows on a decision apart or one with a subflow in
     // group 0 (not bottlenecked and no partner: uncoupled, S0 §III-B.5).
     let reaction = timed.iter().find(|(t, c)| *t >= SHIFT_US && matches!(c, 'A' | '0')).map(|(t, _)| (t - SHIFT_US) as f64 / 1e6);
     println!("before the shift `{before}`, reaction {reaction:?} s");
