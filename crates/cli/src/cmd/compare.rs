@@ -140,15 +140,9 @@ struct Row {
     relative_error: Option<f64>,
 }
 
+/// The reproductions' median (NaN for no values).
 fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
+    pathpool_reproduce::stats::median(v).unwrap_or(f64::NAN)
 }
 
 fn range(v: &[f64]) -> (f64, f64) {
