@@ -37,6 +37,14 @@ pub enum Outcome {
     NotYet { token: u32, intervals: u64 },
 }
 
+/// S0's decision filter (§III-B: 10 intervals, together in 5 or more), each window's decision
+/// taken as soon as the rest of the window cannot change it (S0 §IV-B's decision, known
+/// earlier; docs/kernel.md, "The SBD daemon": a window straddling a moved bottleneck then
+/// does not hold back the next window's decision to its end).
+fn filter_params() -> FilterParams {
+    FilterParams { decide_when_certain: true, ..FilterParams::default() }
+}
+
 struct Conn {
     ids: Vec<u32>,
     /// The comparison test's groups through S0's decision filter.
@@ -104,7 +112,7 @@ impl ConnGroups {
         let recording = self.intervals.is_some();
         let c = self.conns.entry(token).or_insert_with(|| Conn {
             ids: Vec::new(),
-            sbd: FilteredDetector::new(Compared::new(token, params, ts_ns, recording), FilterParams::default()),
+            sbd: FilteredDetector::new(Compared::new(token, params, ts_ns, recording), filter_params()),
             groups: None,
             last_ns: 0,
         });

@@ -29,6 +29,11 @@ pub struct FilterParams {
     /// used only with the change detector); its threshold is `threshold` scaled to it,
     /// rounded up.
     pub restart_window: usize,
+    /// Take each window's decision as soon as its outcome is certain (the rest of the window
+    /// cannot change it) instead of at its end; windows keep their 10 observations, so every
+    /// decision is the one [S0] §IV-B's filter takes, only known earlier. Off by default (the
+    /// SBD daemon turns it on; not a scenario parameter, so no backend's output changes).
+    pub decide_when_certain: bool,
 }
 
 impl FilterParams {
@@ -81,7 +86,7 @@ impl FilterParams {
 
 impl Default for FilterParams {
     fn default() -> Self {
-        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive, restart_window: RESTART_WINDOW }
+        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive, restart_window: RESTART_WINDOW, decide_when_certain: false }
     }
 }
 
@@ -107,6 +112,8 @@ pub struct DecisionFilter {
     /// After [`DecisionFilter::restart`]: the short window is running; decide as soon as its
     /// outcome is fixed.
     early: bool,
+    /// This window's decision was already taken (`decide_when_certain`).
+    taken: bool,
 }
 
 impl DecisionFilter {
@@ -126,6 +133,7 @@ impl DecisionFilter {
             decision: Observation::new(n_flows),
             decisions: 0,
             early: false,
+            taken: false,
         }
     }
 
@@ -145,6 +153,9 @@ impl DecisionFilter {
             }
         }
         self.seen += 1;
+        if !self.early && self.p.decide_when_certain {
+            return self.push_when_certain(obs.time_ns);
+        }
         if self.seen < self.p.window && !(self.early && self.settled()) {
             return None;
         }
@@ -158,6 +169,37 @@ impl DecisionFilter {
         Some(&self.decision)
     }
 
+    /// `decide_when_certain`: the window's decision once no observation left in it can change
+    /// it, then nothing until the window is full, when the next one starts.
+    fn push_when_certain(&mut self, time_ns: u64) -> Option<&Decision> {
+        let decide = !self.taken && (self.seen == self.p.window || self.outcome_certain());
+        if decide {
+            self.decide(time_ns, self.p.threshold as u16);
+            self.taken = true;
+            self.decisions += 1;
+        }
+        if self.seen == self.p.window {
+            self.seen = 0;
+            self.together.fill(0);
+            self.not_bottlenecked.fill(0);
+            self.taken = false;
+        }
+        decide.then_some(&self.decision)
+    }
+
+    /// Whether the decision of the running (full-length) window is certain. With the transitive
+    /// merge: every pair's count at or above the threshold or unable to reach it (the groups are
+    /// then fixed), and the not-bottlenecked count likewise of each flow left without a partner
+    /// (it decides only such a flow's group). With the star merge every count must be fixed.
+    fn outcome_certain(&self) -> bool {
+        let (n, th, left) = (self.n, self.p.threshold as u16, (self.p.window - self.seen) as u16);
+        let fixed = |count: u16| count >= th || count + left < th;
+        let pair = |i: usize, j: usize| self.together[i.min(j) * n + i.max(j)];
+        let pairs_fixed = (0..n).all(|i| (i + 1..n).all(|j| fixed(pair(i, j))));
+        let partnered = |i: usize| self.p.merge == MergeRule::Transitive && (0..n).any(|j| j != i && pair(i, j) >= th);
+        pairs_fixed && (0..n).all(|i| partnered(i) || fixed(self.not_bottlenecked[i]))
+    }
+
     /// Starts a short window of `restart_window` observations now, forgetting the observations
     /// of the current one (they describe a bottleneck that changed: the detector restarted its
     /// memory, `SbdParams::change_detect`), and takes the decision as soon as the rest of the
@@ -166,6 +208,7 @@ impl DecisionFilter {
     /// window after it is full-length again.
     pub fn restart(&mut self) {
         self.seen = 0;
+        self.taken = false;
         self.together.fill(0);
         self.not_bottlenecked.fill(0);
         self.early = true;
@@ -316,6 +359,47 @@ mod tests {
             assert!(f.push(&obs(&[1, 2])).is_none());
         }
         assert_eq!(f.push(&obs(&[1, 2])).map(|d| d.groups.clone()), Some(vec![1, 2]));
+    }
+
+    #[test]
+    fn deciding_when_certain_takes_s0s_decisions_earlier() {
+        let certain = FilterParams { decide_when_certain: true, ..FilterParams::default() };
+        let mut f = DecisionFilter::new(certain, 2);
+        // 5 together of 10 groups ([S0]'s tie): known at the fifth.
+        for _ in 0..4 {
+            assert!(f.push(&obs(&[1, 1])).is_none());
+        }
+        assert_eq!(f.push(&obs(&[1, 1])).map(|d| d.groups.clone()), Some(vec![1, 1]));
+        for _ in 0..5 {
+            assert!(f.push(&obs(&[1, 2])).is_none(), "one decision per window");
+        }
+        // 6 apart of 10 (both bottlenecked): known at the sixth, not before.
+        for _ in 0..5 {
+            assert!(f.push(&obs(&[1, 2])).is_none());
+        }
+        assert_eq!(f.push(&obs(&[1, 2])).map(|d| d.groups.clone()), Some(vec![1, 2]));
+        for _ in 0..4 {
+            assert!(f.push(&obs(&[1, 1])).is_none());
+        }
+        // Any stream, 3 flows, both merges: the same decisions as at the windows' ends, in
+        // the same windows, never later.
+        for merge in [MergeRule::Transitive, MergeRule::Star] {
+            let mut s0 = DecisionFilter::new(FilterParams { merge, ..FilterParams::default() }, 3);
+            let mut early = DecisionFilter::new(FilterParams { merge, ..certain }, 3);
+            let (mut x, mut pending) = (12345u64, None);
+            for k in 0..5000 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let g = [(x >> 33) % 3, (x >> 40) % 3, (x >> 50) % 3].map(|v| v as u32);
+                let o = obs(&g);
+                if let Some(d) = early.push(&o) {
+                    assert!(pending.is_none(), "two decisions in one window at {k}");
+                    pending = Some(d.groups.clone());
+                }
+                if let Some(d) = s0.push(&o) {
+                    assert_eq!(pending.take().as_ref(), Some(&d.groups), "window ending at {k}");
+                }
+            }
+        }
     }
 
     #[test]
