@@ -36,6 +36,7 @@ Three measurements, each reused when its folder exists (delete it to measure aga
 """
 import argparse
 import glob
+import hashlib
 import json
 import os
 import re
@@ -295,6 +296,56 @@ def shares_table(a):
     return text
 
 
+def controllers_build():
+    """The BPF struct_ops programs loaded now (`bpftool prog show`): [{name, tag}] sorted, and a
+    short digest of them, which names the controllers' build a run ran on (a program's tag is
+    the hash of its instructions)."""
+    out = subprocess.run(["bpftool", "-j", "prog", "show"], check=True, capture_output=True, text=True).stdout
+    progs = sorted({(p["name"], p["tag"]) for p in json.loads(out) if p.get("type") == "struct_ops"})
+    digest = hashlib.sha256("".join(f"{n} {t}\n" for n, t in progs).encode()).hexdigest()[:12]
+    return {"programs": [{"name": n, "tag": t} for n, t in progs], "digest": digest}
+
+
+def daemon_cases_with_controllers(a):
+    """The daemon's cases with this build's controllers loaded for the whole measurement
+    (`pathpool kernel load` before, `unload` after, when they were not loaded already), and
+    their build written beside every run (controllers.json), so a run says what it ran on."""
+    loaded_here = not any(n.startswith("pp_") for n in open("/proc/sys/net/ipv4/tcp_available_congestion_control").read().split())
+    if loaded_here:
+        run([a.bin, "kernel", "load"])
+    try:
+        build = controllers_build()
+        if not build["programs"]:
+            sys.exit("realfair.py: no struct_ops program is loaded after `pathpool kernel load`")
+        fidelity(a, "fixed", out=a.daemon_runs, cases=DAEMON_CASES)
+        if controllers_build() != build:
+            sys.exit("realfair.py: the loaded controllers changed during the daemon's runs")
+        for case in DAEMON_CASES:
+            for folder in glob.glob(os.path.join(a.daemon_runs, case, "real", "*")):
+                if not os.path.exists(os.path.join(folder, "controllers.json")):
+                    with open(os.path.join(folder, "controllers.json"), "w") as f:
+                        json.dump(build, f, indent=1)
+    finally:
+        if loaded_here:
+            run([a.bin, "kernel", "unload"])
+
+
+def builds(a, case):
+    """The controllers' builds (digests) of CASE's runs, 'not recorded' for a run without one."""
+    out = []
+    for folder, _ in daemon_summaries(a, case):
+        path = os.path.join(folder, "controllers.json")
+        out.append(json.load(open(path))["digest"] if os.path.exists(path) else "not recorded")
+    return out
+
+
+def build_note(a, case):
+    b = builds(a, case)
+    kinds = sorted(set(b))
+    return "; controllers' build (digest of the struct_ops programs' tags, controllers.json): " + ", ".join(
+        f"{k} ({b.count(k)} runs)" for k in kinds) if b else ""
+
+
 def daemon_summaries(a, case):
     """(run folder, summary) of each real run of CASE under DAEMON_RUNS."""
     out = []
@@ -376,7 +427,7 @@ def daemon_rows(a):
             share = [s["mptcp_mbps"] / s["tcp_mbps"] for s in runs if s.get("tcp_mbps")]
             cellv = (f"{right} of {total} = {100 * right / total:.0f} %; per run {rng(shares)} ({len(shares)}); "
                      f"abstained ('not yet') in {not_yet} decision windows beside the {total} decisions; "
-                     f"MPTCP-SBD / TCP in these runs {rng(share)}")
+                     f"MPTCP-SBD / TCP in these runs {rng(share)}{build_note(a, case)}")
             rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | {cellv} | {inside(right / total, 0.95, None)} | | | |")
         else:
             rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | not measured | | | | |")
@@ -394,7 +445,7 @@ def daemon_rows(a):
                  f"before the shift {rb} of {nb} decisions together, from the reaction on {ra} of {na} uncoupled; "
                  f"abstained in {sum(r[5] for r in runs)} decision windows. The reaction: the first decision after the shift on which "
                  f"pp_mptcp_sbd stops coupling the subflows (apart, or one in group 0, which it runs uncoupled), in runs where they were "
-                 f"coupled at the shift")
+                 f"coupled at the shift{build_note(a, 'sbd-shifting')}")
         rows.append(f"| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | {cellv} | {verdict} | | | |")
     else:
         rows.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured | | | | |")
@@ -467,7 +518,7 @@ def main():
             capture_runs(a)
             fidelity(a, "fixed")
             fidelity(a, "stock")
-        fidelity(a, "fixed", out=a.daemon_runs, cases=DAEMON_CASES)
+        daemon_cases_with_controllers(a)
         if a.daemon_only:
             return
     cause, shares, by_mode = cause_table(a), shares_table(a), modes_table(a)
