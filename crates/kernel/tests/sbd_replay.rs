@@ -12,7 +12,9 @@
 mod replay;
 
 use pathpool_kernel::comparison::Verdict;
-use replay::{counts, intervals, replay, write_doc_table};
+use pathpool_sbd::{DecisionFilter, FilterParams, Observation};
+use pathpool_kernel::grouping::ConnGroups;
+use replay::{counts, intervals, intervals_of, replay, write_doc_table};
 use std::collections::BTreeMap;
 
 #[test]
@@ -88,4 +90,98 @@ fn step_one_and_the_comparison_test() {
     }
     print!("{table}");
     write_doc_table("sbd-step1", &table);
+}
+
+/// The shift of sbd-shifting on a samples file's clock: its first sample came 0.07 s after the
+/// traffic started in the recorded runs (their sbd.log against the replay), so 29.9 s after the
+/// first sample, which does not flatter a reaction.
+const SHIFT_AFTER_FIRST_NS: u64 = 29_900_000_000;
+
+/// A decision filter's decisions on one file's tested intervals: (time ns, groups).
+type Decisions = Vec<(u64, Vec<u32>)>;
+
+/// S0's filter (§III-B, §IV-B), the daemon's (each window's decision once certain) and a
+/// sliding window (a decision after every tested interval over the last 10), on the tested
+/// intervals' groups.
+fn filters(tested: &[(u64, Vec<u32>)]) -> [(&'static str, Decisions); 3] {
+    let run = |p: FilterParams| {
+        let mut f = DecisionFilter::new(p, tested.first().map_or(0, |t| t.1.len()));
+        tested.iter().filter_map(|(t, g)| f.push(&Observation { time_ns: *t, groups: g.clone() }).map(|d| (*t, d.groups.clone()))).collect()
+    };
+    let window = FilterParams::default().window;
+    let sliding = (window..=tested.len())
+        .map(|k| {
+            let mut f = DecisionFilter::new(FilterParams::default(), tested[0].1.len());
+            let d = tested[k - window..k].iter().filter_map(|(t, g)| f.push(&Observation { time_ns: *t, groups: g.clone() }).cloned()).last();
+            let d = d.expect("a full window decides");
+            (d.time_ns, d.groups)
+        })
+        .collect();
+    [("S0: at the window's end", run(FilterParams::default())), ("when certain (the daemon)", run(FilterParams { decide_when_certain: true, ..FilterParams::default() })), ("sliding, every interval", sliding)]
+}
+
+/// The decision filters side by side on recorded runs (docs/kernel.md, "The SBD daemon"): per
+/// folder and case, decisions right (shared: all together; disjoint: all apart) and, on
+/// sbd-shifting, the reaction (the first decision after the shift that uncouples the subflows,
+/// apart or one in group 0, in runs coupled at the shift). PATHPOOL_WRITE_DOCS=1 writes it.
+#[test]
+#[ignore]
+fn decision_filters_compared() {
+    let files = std::env::var("PATHPOOL_SBD_SAMPLES").expect("PATHPOOL_SBD_SAMPLES: the samples.csv files to replay, separated by spaces");
+    // (folder/case, filter) -> (right, decisions, group changes, reactions, runs)
+    // (folder/case, comparison window, filter) -> (right, decisions, group changes, reactions, runs)
+    type Row = (usize, usize, usize, Vec<Option<f64>>, usize);
+    let mut rows: BTreeMap<(String, usize, usize), Row> = BTreeMap::new();
+    let mut names = [""; 3];
+    for f in files.split_whitespace() {
+        let parts: Vec<&str> = f.rsplit('/').skip(3).take(2).collect();
+        let case = format!("{}/{}", parts.get(1).unwrap_or(&"?"), parts.first().unwrap_or(&"?"));
+        // The daemon's window (8 intervals, 2.8 s) with each filter; shorter windows with the
+        // daemon's filter.
+        for window in [8, 6, 4] {
+            let g = ConnGroups::with_comparison_window(window).expect("a window of 1 to 8 intervals");
+            let records = intervals_of(std::path::Path::new(f), g);
+            let first_ns = records.first().map_or(0, |(t, r)| r.time_ns - (t * 1e9) as u64);
+            let tested: Vec<(u64, Vec<u32>)> = records.iter().filter_map(|(_, r)| Some((r.time_ns, r.observation.clone()?))).filter(|(_, g)| g.len() == 2).collect();
+            if tested.len() < FilterParams::default().window {
+                continue;
+            }
+            for (k, (name, d)) in filters(&tested).into_iter().enumerate() {
+                if window != 8 && k != 1 {
+                    continue;
+                }
+                names[k] = name;
+                let together = |g: &[u32]| g.iter().all(|&x| x != 0 && x == g[0]);
+                let row = rows.entry((case.clone(), 8 - window, k)).or_default();
+                row.4 += 1;
+                row.1 += d.len();
+                row.2 += d.windows(2).filter(|w| w[0].1 != w[1].1).count();
+                if case.ends_with("sbd-shared") {
+                    row.0 += d.iter().filter(|x| together(&x.1)).count();
+                } else if case.ends_with("sbd-disjoint") {
+                    row.0 += d.iter().filter(|x| x.1.iter().all(|&g| g != 0) && x.1[0] != x.1[1]).count();
+                } else {
+                    let shift = first_ns + SHIFT_AFTER_FIRST_NS;
+                    let coupled = d.iter().rev().find(|x| x.0 < shift).is_none_or(|x| together(&x.1));
+                    let first = d.iter().find(|x| x.0 >= shift && !together(&x.1));
+                    row.3.push(if coupled { first.map(|x| (x.0 - shift) as f64 / 1e9) } else { None });
+                }
+            }
+        }
+    }
+    let mut table = String::from("| samples (runs) | comparison window | filter | decisions right | group changes | reaction after the shift: median (per run) |\n|---|---|---|---|---|---|\n");
+    for ((case, shorter, k), (right, total, changes, reactions, runs)) in &rows {
+        let (right_cell, reaction) = if case.ends_with("sbd-shifting") {
+            let mut r: Vec<f64> = reactions.iter().map(|x| x.unwrap_or(f64::INFINITY)).collect();
+            r.sort_by(f64::total_cmp);
+            let show = |x: f64| if x.is_finite() { format!("{x:.1} s") } else { "never".into() };
+            let per = reactions.iter().map(|x| x.map_or("never".into(), |v| format!("{v:.1}"))).collect::<Vec<_>>().join(", ");
+            ("".to_string(), format!("{} ({per})", show(r[r.len() / 2])))
+        } else {
+            (format!("{right} of {total} ({:.1} %)", 100.0 * *right as f64 / (*total).max(1) as f64), String::new())
+        };
+        table += &format!("| {case} ({runs}) | {:.2} s | {} | {right_cell} | {changes} | {reaction} |\n", (8 - shorter) as f64 * 0.35, names[*k]);
+    }
+    print!("{table}");
+    write_doc_table("sbd-filters", &table);
 }
