@@ -34,6 +34,10 @@ pub struct FilterParams {
     /// decision is the one [S0] §IV-B's filter takes, only known earlier. Off by default (the
     /// SBD daemon turns it on; not a scenario parameter, so no backend's output changes).
     pub decide_when_certain: bool,
+    /// A decision after every observation over the last `window` of them, instead of one per
+    /// window (a deviation from [S0] §III-B, which decides once per window; the SBD daemon's,
+    /// docs/kernel.md "The SBD daemon"). Off by default; not a scenario parameter.
+    pub sliding: bool,
 }
 
 impl FilterParams {
@@ -86,7 +90,7 @@ impl FilterParams {
 
 impl Default for FilterParams {
     fn default() -> Self {
-        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive, restart_window: RESTART_WINDOW, decide_when_certain: false }
+        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive, restart_window: RESTART_WINDOW, decide_when_certain: false, sliding: false }
     }
 }
 
@@ -114,6 +118,8 @@ pub struct DecisionFilter {
     early: bool,
     /// This window's decision was already taken (`decide_when_certain`).
     taken: bool,
+    /// The last `window` observations' groups (`sliding`).
+    history: std::collections::VecDeque<Vec<u32>>,
 }
 
 impl DecisionFilter {
@@ -134,25 +140,18 @@ impl DecisionFilter {
             decisions: 0,
             early: false,
             taken: false,
+            history: std::collections::VecDeque::new(),
         }
     }
 
     /// Adds one observation; every `window`-th returns the new decision.
     pub fn push(&mut self, obs: &Observation) -> Option<&Decision> {
-        let g = &obs.groups;
-        debug_assert_eq!(g.len(), self.n);
-        for i in 0..self.n {
-            if g[i] == NOT_BOTTLENECKED {
-                self.not_bottlenecked[i] += 1;
-                continue;
-            }
-            for j in i + 1..self.n {
-                if g[j] == g[i] {
-                    self.together[i * self.n + j] += 1;
-                }
-            }
-        }
+        debug_assert_eq!(obs.groups.len(), self.n);
+        self.count(&obs.groups, true);
         self.seen += 1;
+        if !self.early && self.p.sliding {
+            return self.push_sliding(obs);
+        }
         if !self.early && self.p.decide_when_certain {
             return self.push_when_certain(obs.time_ns);
         }
@@ -165,6 +164,39 @@ impl DecisionFilter {
         self.seen = 0;
         self.together.fill(0);
         self.not_bottlenecked.fill(0);
+        self.decisions += 1;
+        Some(&self.decision)
+    }
+
+    /// Adds (or, `add` false, takes away) one observation's groups to the window's counts.
+    fn count(&mut self, g: &[u32], add: bool) {
+        let n = self.n;
+        let step = |c: &mut u16| if add { *c += 1 } else { *c -= 1 };
+        for i in 0..n {
+            if g[i] == NOT_BOTTLENECKED {
+                step(&mut self.not_bottlenecked[i]);
+                continue;
+            }
+            for j in i + 1..n {
+                if g[j] == g[i] {
+                    step(&mut self.together[i * n + j]);
+                }
+            }
+        }
+    }
+
+    /// `sliding`: once `window` observations are in, a decision on the last `window` after
+    /// every one.
+    fn push_sliding(&mut self, obs: &Observation) -> Option<&Decision> {
+        self.history.push_back(obs.groups.clone());
+        if self.history.len() > self.p.window {
+            let old = self.history.pop_front().expect("more than a window held");
+            self.count(&old, false);
+        }
+        if self.history.len() < self.p.window {
+            return None;
+        }
+        self.decide(obs.time_ns, self.p.threshold as u16);
         self.decisions += 1;
         Some(&self.decision)
     }
@@ -209,6 +241,7 @@ impl DecisionFilter {
     pub fn restart(&mut self) {
         self.seen = 0;
         self.taken = false;
+        self.history.clear();
         self.together.fill(0);
         self.not_bottlenecked.fill(0);
         self.early = true;
@@ -398,6 +431,35 @@ mod tests {
                 if let Some(d) = s0.push(&o) {
                     assert_eq!(pending.take().as_ref(), Some(&d.groups), "window ending at {k}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn sliding_decides_every_observation_over_the_last_window() {
+        let sliding = FilterParams { sliding: true, ..FilterParams::default() };
+        let mut f = DecisionFilter::new(sliding, 2);
+        for _ in 0..9 {
+            assert!(f.push(&obs(&[1, 1])).is_none(), "nothing before a full window");
+        }
+        assert_eq!(f.push(&obs(&[1, 1])).map(|d| d.groups.clone()), Some(vec![1, 1]));
+        // Apart from now on: together while 5 of the last 10 are (a 5/5 tie groups), apart at
+        // the sixth apart.
+        for k in 1..=6 {
+            let d = f.push(&obs(&[1, 2])).map(|d| d.groups.clone());
+            assert_eq!(d, Some(if k < 6 { vec![1, 1] } else { vec![1, 2] }), "after {k} apart");
+        }
+        // Any stream: the decision after observation k is S0's filter on observations k-9..=k.
+        let mut f = DecisionFilter::new(sliding, 3);
+        let (mut x, mut seen) = (777u64, Vec::new());
+        for _ in 0..500 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let o = obs(&[(x >> 33) % 3, (x >> 40) % 3, (x >> 50) % 3].map(|v| v as u32));
+            seen.push(o.clone());
+            let got = f.push(&o).map(|d| d.groups.clone());
+            if seen.len() >= 10 {
+                let mut s0 = DecisionFilter::new(FilterParams::default(), 3);
+                assert_eq!(got, Some(decide(&mut s0, &seen[seen.len() - 10..].iter().map(|o| &o.groups[..]).collect::<Vec<_>>())));
             }
         }
     }
