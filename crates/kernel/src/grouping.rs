@@ -4,8 +4,9 @@
 //! groups by Rubenstein et al.'s delay comparison test (`crate::comparison`) on every pair
 //! instead of RFC 8382's statistics splits on the bottlenecked ones (a subflow step 1 calls not
 //! bottlenecked is group 0 when the test finds it no partner), then S0's decision filter
-//! (§III-B) through pathpool-sbd's shared `FilteredDetector`. An interval whose pairs lack
-//! evidence is abstained, not guessed (docs/kernel.md, "The SBD daemon").
+//! (§III-B), sliding over the last 10 intervals, through pathpool-sbd's shared
+//! `FilteredDetector`. An interval whose pairs lack evidence is abstained, not guessed
+//! (docs/kernel.md, "The SBD daemon").
 
 use crate::comparison::{compare_over, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, WINDOW_BINS};
 use pathpool_sbd::{canonicalize, Detector, FilterParams, FilteredDetector, Observation, Rfc8382Detector, SbdParams, NOT_BOTTLENECKED};
