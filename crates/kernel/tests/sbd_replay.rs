@@ -17,17 +17,29 @@ use pathpool_kernel::grouping::ConnGroups;
 use replay::{counts, intervals, intervals_of, replay, write_doc_table};
 use std::collections::BTreeMap;
 
+/// Outcomes as runs (`T16 A1 T3`): one decision per interval makes hundreds per file.
+fn runs_of(outcomes: &str) -> String {
+    let mut out: Vec<(char, usize)> = Vec::new();
+    for c in outcomes.chars() {
+        match out.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => out.push((c, 1)),
+        }
+    }
+    out.iter().map(|(c, n)| format!("{c}{n}")).collect::<Vec<_>>().join(" ")
+}
+
 #[test]
 #[ignore]
 fn replay_recorded_samples() {
     let files = std::env::var("PATHPOOL_SBD_SAMPLES").expect("PATHPOOL_SBD_SAMPLES: the samples.csv files to replay, separated by spaces");
-    let mut table = String::from("| samples | together | apart | some in group 0 | not yet | outcomes in order |\n|---|---|---|---|---|---|\n");
+    let mut table = String::from("| samples | together | apart | some in group 0 | not yet | outcomes in order (runs: T16 = 16 together in a row) |\n|---|---|---|---|---|---|\n");
     for f in files.split_whitespace() {
         let o = replay(std::path::Path::new(f));
         let (t, a, z, n) = counts(&o);
         // The run's case and repeat, without the folder it was kept in.
         let name: Vec<&str> = f.rsplit('/').skip(1).take(3).collect();
-        table += &format!("| {} {} | {t} | {a} | {z} | {n} | `{o}` |\n", name.get(2).unwrap_or(&"?"), name.first().unwrap_or(&"?"));
+        table += &format!("| {} {} | {t} | {a} | {z} | {n} | `{}` |\n", name.get(2).unwrap_or(&"?"), name.first().unwrap_or(&"?"), runs_of(&o));
     }
     print!("{table}");
     write_doc_table("sbd-replay", &table);
