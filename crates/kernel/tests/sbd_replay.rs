@@ -126,7 +126,8 @@ fn filters(tested: &[(u64, Vec<u32>)]) -> [(&'static str, Decisions); 3] {
 /// The decision filters side by side on recorded runs (docs/kernel.md, "The SBD daemon"): per
 /// folder and case, decisions right (shared: all together; disjoint: all apart) and, on
 /// sbd-shifting, the reaction (the first decision after the shift that uncouples the subflows,
-/// apart or one in group 0, in runs coupled at the shift). PATHPOOL_WRITE_DOCS=1 writes it.
+/// apart or one in group 0, in runs coupled at the shift; on sbd-shifting-join the first that
+/// groups them, in runs apart at the shift). PATHPOOL_WRITE_DOCS=1 writes it.
 #[test]
 #[ignore]
 fn decision_filters_compared() {
@@ -164,17 +165,21 @@ fn decision_filters_compared() {
                 } else if case.ends_with("sbd-disjoint") {
                     row.0 += d.iter().filter(|x| x.1.iter().all(|&g| g != 0) && x.1[0] != x.1[1]).count();
                 } else {
+                    // sbd-shifting: the first decision uncoupling the subflows, in runs coupled
+                    // at the shift; sbd-shifting-join: the first grouping them, in runs apart.
+                    let join = case.ends_with("sbd-shifting-join");
                     let shift = first_ns + SHIFT_AFTER_FIRST_NS;
-                    let coupled = d.iter().rev().find(|x| x.0 < shift).is_none_or(|x| together(&x.1));
-                    let first = d.iter().find(|x| x.0 >= shift && !together(&x.1));
-                    row.3.push(if coupled { first.map(|x| (x.0 - shift) as f64 / 1e9) } else { None });
+                    let last = d.iter().rev().find(|x| x.0 < shift);
+                    let ready = if join { last.is_some_and(|x| !together(&x.1)) } else { last.is_none_or(|x| together(&x.1)) };
+                    let first = d.iter().find(|x| x.0 >= shift && together(&x.1) == join);
+                    row.3.push(if ready { first.map(|x| (x.0 - shift) as f64 / 1e9) } else { None });
                 }
             }
         }
     }
-    let mut table = String::from("| samples (runs) | comparison window | filter | decisions right | group changes | reaction after the shift: median (per run) |\n|---|---|---|---|---|---|\n");
+    let mut table = String::from("| samples (runs) | comparison window | filter | decisions right | group changes | reaction after the shift: median (per run; never: no reaction, or none to make) |\n|---|---|---|---|---|---|\n");
     for ((case, shorter, k), (right, total, changes, reactions, runs)) in &rows {
-        let (right_cell, reaction) = if case.ends_with("sbd-shifting") {
+        let (right_cell, reaction) = if case.contains("sbd-shifting") {
             let mut r: Vec<f64> = reactions.iter().map(|x| x.unwrap_or(f64::INFINITY)).collect();
             r.sort_by(f64::total_cmp);
             let show = |x: f64| if x.is_finite() { format!("{x:.1} s") } else { "never".into() };
