@@ -20,12 +20,15 @@ Three measurements, each reused when its folder exists (delete it to measure aga
    with the fix and without, 60 s runs (5 by default) against 20 simulator seeds with the
    same receivers.
 3. The SBD daemon's decisions (DAEMON_RUNS, by default OUT/daemon): `pathpool fidelity` on
-   sbd-shared, sbd-disjoint and sbd-shifting with the fix, 60 s runs; per run the daemon's
-   decisions, how many are right, and its abstentions ("not yet": decision windows without
+   sbd-shared, sbd-disjoint, sbd-shifting and sbd-shifting-join with the fix, 60 s runs; per
+   run the daemon's decisions, how many are right, and its abstentions ("not yet": decision windows without
    evidence, no groups written), from summary.json; on sbd-shifting, from sbd.log, the time
    from the shift (the UDP load's `start` in the scenario, on the clock of
    `sbd_daemon.traffic_start_unix_s`) to the daemon's first decision on which pp_mptcp_sbd
-   stops coupling the subflows (apart, or a subflow in group 0, which it runs uncoupled).
+   stops coupling the subflows (apart, or a subflow in group 0, which it runs uncoupled); on
+   sbd-shifting-join (the other way round), to its first decision that groups them. The
+   controllers stay loaded for the whole measurement and their build (the struct_ops
+   programs' tags, `bpftool prog show`) is written beside every run as controllers.json.
 4. The other receiver modes (--modes; OUT/acks/MODE-K and OUT/MODE, as 1 and 2 but on the
    shared cases only, --mode-cases): `mixed`, quickack on the MPTCP connection's receiver only
    (TCP keeps Linux's delayed ACKs), and `delack-max`, the sock_ops program of `pathpool
@@ -36,6 +39,7 @@ Three measurements, each reused when its folder exists (delete it to measure aga
 """
 import argparse
 import glob
+import hashlib
 import json
 import os
 import re
@@ -60,7 +64,7 @@ MODE_CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-
 CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-shared",
          "mptcp-disjoint", "olia-disjoint", "sbd-disjoint"]
 # The SBD daemon's cases, measured with the fix only (item 3 above).
-DAEMON_CASES = ["sbd-shifting", "sbd-shared", "sbd-disjoint"]
+DAEMON_CASES = ["sbd-shifting", "sbd-shared", "sbd-disjoint", "sbd-shifting-join"]
 # The targets of docs/kernel.md: (case, what, low, high) on MPTCP / TCP.
 SHARE_TARGETS = [
     ("lia-shared", "LIA / TCP, one shared bottleneck", 0.8, 1.25),
@@ -200,8 +204,8 @@ def fidelity(a, mode, out=None, cases=CASES):
         scratch = os.path.join(out, f".run-{case}")
         cmd = [a.bin, "fidelity", "--cases", case, "--repeats", str(a.repeats), "--out", scratch]
         for setting in MODES.get(mode, ("", []))[1]:
-            # The fix is a TCP receiver's setting: the shifting case's UDP loads have none.
-            cmd += ["--set", FIX_MPTCP_ONLY if (mode == "fixed" and case == "sbd-shifting") else setting]
+            # The fix is a TCP receiver's setting: the shifting cases' UDP loads have none.
+            cmd += ["--set", FIX_MPTCP_ONLY if (mode == "fixed" and case.startswith("sbd-shifting")) else setting]
         for attempt in (1, 2, 3):
             try:
                 run(cmd)
@@ -295,6 +299,56 @@ def shares_table(a):
     return text
 
 
+def controllers_build():
+    """The BPF struct_ops programs loaded now (`bpftool prog show`): [{name, tag}] sorted, and a
+    short digest of them, which names the controllers' build a run ran on (a program's tag is
+    the hash of its instructions)."""
+    out = subprocess.run(["bpftool", "-j", "prog", "show"], check=True, capture_output=True, text=True).stdout
+    progs = sorted({(p["name"], p["tag"]) for p in json.loads(out) if p.get("type") == "struct_ops"})
+    digest = hashlib.sha256("".join(f"{n} {t}\n" for n, t in progs).encode()).hexdigest()[:12]
+    return {"programs": [{"name": n, "tag": t} for n, t in progs], "digest": digest}
+
+
+def daemon_cases_with_controllers(a):
+    """The daemon's cases with this build's controllers loaded for the whole measurement
+    (`pathpool kernel load` before, `unload` after, when they were not loaded already), and
+    their build written beside every run (controllers.json), so a run says what it ran on."""
+    loaded_here = not any(n.startswith("pp_") for n in open("/proc/sys/net/ipv4/tcp_available_congestion_control").read().split())
+    if loaded_here:
+        run([a.bin, "kernel", "load"])
+    try:
+        build = controllers_build()
+        if not build["programs"]:
+            sys.exit("realfair.py: no struct_ops program is loaded after `pathpool kernel load`")
+        fidelity(a, "fixed", out=a.daemon_runs, cases=DAEMON_CASES)
+        if controllers_build() != build:
+            sys.exit("realfair.py: the loaded controllers changed during the daemon's runs")
+        for case in DAEMON_CASES:
+            for folder in glob.glob(os.path.join(a.daemon_runs, case, "real", "*")):
+                if not os.path.exists(os.path.join(folder, "controllers.json")):
+                    with open(os.path.join(folder, "controllers.json"), "w") as f:
+                        json.dump(build, f, indent=1)
+    finally:
+        if loaded_here:
+            run([a.bin, "kernel", "unload"])
+
+
+def builds(a, case):
+    """The controllers' builds (digests) of CASE's runs, 'not recorded' for a run without one."""
+    out = []
+    for folder, _ in daemon_summaries(a, case):
+        path = os.path.join(folder, "controllers.json")
+        out.append(json.load(open(path))["digest"] if os.path.exists(path) else "not recorded")
+    return out
+
+
+def build_note(a, case):
+    b = builds(a, case)
+    kinds = sorted(set(b))
+    return "; controllers' build (digest of the struct_ops programs' tags, controllers.json): " + ", ".join(
+        f"{k} ({b.count(k)} runs)" for k in kinds) if b else ""
+
+
 def daemon_summaries(a, case):
     """(run folder, summary) of each real run of CASE under DAEMON_RUNS."""
     out = []
@@ -329,37 +383,72 @@ def uncoupled(groups):
     return not together(groups)
 
 
-def shift_time_s():
-    """The shift of scenarios/fidelity/sbd-shifting.toml: the `start` of its UDP loads."""
-    path = os.path.join(ROOT, "scenarios/fidelity/sbd-shifting.toml")
+def shift_time_s(case="sbd-shifting"):
+    """The shift of scenarios/fidelity/CASE.toml: the `start` of its second phase's UDP loads."""
+    path = os.path.join(ROOT, f"scenarios/fidelity/{case}.toml")
     starts = set(re.findall(r'^start = "([0-9.]+)s"', open(path).read(), re.M))
     if len(starts) != 1:
         sys.exit(f"{path}: expected every UDP load of the second phase to start at one time (start = \"Ns\"), found {sorted(starts)}")
     return float(starts.pop())
 
 
-def shifting_runs(a):
-    """Per run of sbd-shifting: (reaction s or None, right before the shift, decisions before,
-    right after the reaction, decisions after it, not yet, coupled at the shift). The reaction
-    is the first decision after the shift on which pp_mptcp_sbd stops coupling the two subflows
-    (`uncoupled`), when they were coupled at the shift; "right" is together before the shift and
-    uncoupled from the reaction on."""
-    shift = shift_time_s()
+def reaction_runs(a, case, before_right, reacted, ready):
+    """Per run of a shifting CASE: (reaction s or None, right before the shift, decisions
+    before, right from the reaction on, decisions from it, not yet, ready at the shift). The
+    reaction is the first decision after the shift for which `reacted(groups)` holds, in runs
+    `ready(decisions before the shift)`; "right" is `before_right` before the shift and
+    `reacted` from the reaction on."""
+    shift = shift_time_s(case)
     out = []
-    for folder, s in daemon_summaries(a, "sbd-shifting"):
+    for folder, s in daemon_summaries(a, case):
         t0 = s.get("sbd_daemon.traffic_start_unix_s")
         if t0 is None:
             sys.exit(f"{folder}/summary.json: lacks sbd_daemon.traffic_start_unix_s (run with a pathpool that writes it)")
         d = [(t - t0, g) for t, g in decision_lines(os.path.join(folder, "sbd.log"))]
         before = [g for t, g in d if t < shift]
-        # Coupled at the shift: the last decision before it together, or none (one group). A
-        # run already uncoupled then has no reaction to measure: it counts as never reacting.
-        coupled = not before or together(before[-1])
-        first = next((t for t, g in d if t >= shift and uncoupled(g)), None) if coupled else None
+        on = ready(before)
+        first = next((t for t, g in d if t >= shift and reacted(g)), None) if on else None
         after = [g for t, g in d if first is not None and t >= first]
-        out.append((None if first is None else first - shift, sum(map(together, before)), len(before),
-                    sum(map(uncoupled, after)), len(after), s.get("sbd_daemon.not_yet", 0), coupled))
+        out.append((None if first is None else first - shift, sum(map(before_right, before)), len(before),
+                    sum(map(reacted, after)), len(after), s.get("sbd_daemon.not_yet", 0), on))
     return out
+
+
+# The shifting cases: (case, the row's target, what is right before the shift, the reaction,
+# which runs have one, what a run without one was at the shift, the reaction in words).
+SHIFTS = [
+    # Shared, then separate: pp_mptcp_sbd stops coupling the two subflows (`uncoupled`), in
+    # runs coupled at the shift (the last decision together, or none: one group). A run
+    # already uncoupled then has no reaction to measure: it counts as never reacting.
+    ("sbd-shifting", "the SBD daemon reacts to a shifting bottleneck: <= 5 s (median)", together, uncoupled,
+     lambda before: not before or together(before[-1]), "uncoupled before the shift",
+     "together", "uncoupled", "the first decision after the shift on which pp_mptcp_sbd stops coupling the subflows "
+     "(apart, or one in group 0, which it runs uncoupled), in runs where they were coupled at the shift"),
+    # Separate, then shared: the first decision grouping them, in runs uncoupled at the shift
+    # (without a decision before it they were one group: nothing to react to).
+    ("sbd-shifting-join", "the SBD daemon groups the subflows once the bottleneck becomes shared: <= 5 s (median; not a target of the issue)",
+     uncoupled, together, lambda before: bool(before) and uncoupled(before[-1]), "coupled before the shift",
+     "uncoupled", "together", "the first decision after the shift that groups the subflows, in runs where they were "
+     "uncoupled at the shift"),
+]
+
+
+def shift_row(a, case, what, before_right, reacted, ready, not_ready, right_before, right_after, reaction):
+    runs = reaction_runs(a, case, before_right, reacted, ready)
+    if not runs:
+        return f"| {what} | not measured | | | | |"
+    reactions = [r[0] for r in runs if r[0] is not None]
+    missed = len(runs) - len(reactions)
+    # A run without a reaction after the shift counts as never reacting.
+    med = statistics.median(reactions + [float("inf")] * missed)
+    verdict = "inside" if med <= 5 else "**outside**"
+    rb, nb, ra, na = (sum(r[i] for r in runs) for i in (1, 2, 3, 4))
+    per_run = ", ".join(("never" if r[6] else not_ready) if r[0] is None else f"{r[0]:.1f}" for r in runs)
+    shown = "never" if med == float("inf") else f"{med:.1f} s"
+    cellv = (f"median {shown}" + (f", range [{min(reactions):.1f}, {max(reactions):.1f}] s" if reactions else "") + f" ({len(runs)} runs: {per_run}" + (f"; {missed} without a reaction, counted as never" if missed else "") + "); "
+             f"before the shift {rb} of {nb} decisions {right_before}, from the reaction on {ra} of {na} {right_after}; "
+             f"abstained in {sum(r[5] for r in runs)} decision windows. The reaction: {reaction}{build_note(a, case)}")
+    return f"| {what} | {cellv} | {verdict} | | | |"
 
 
 def daemon_rows(a):
@@ -376,28 +465,11 @@ def daemon_rows(a):
             share = [s["mptcp_mbps"] / s["tcp_mbps"] for s in runs if s.get("tcp_mbps")]
             cellv = (f"{right} of {total} = {100 * right / total:.0f} %; per run {rng(shares)} ({len(shares)}); "
                      f"abstained ('not yet') in {not_yet} decision windows beside the {total} decisions; "
-                     f"MPTCP-SBD / TCP in these runs {rng(share)}")
+                     f"MPTCP-SBD / TCP in these runs {rng(share)}{build_note(a, case)}")
             rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | {cellv} | {inside(right / total, 0.95, None)} | | | |")
         else:
             rows.append(f"| the SBD daemon {kind}: >= 95 % of decisions | not measured | | | | |")
-    runs = shifting_runs(a)
-    reactions = [r[0] for r in runs if r[0] is not None]
-    if runs:
-        missed = len(runs) - len(reactions)
-        # A run without an uncoupling decision after the shift counts as never reacting.
-        med = statistics.median(reactions + [float("inf")] * missed)
-        verdict = "inside" if med <= 5 else "**outside**"
-        rb, nb, ra, na = (sum(r[i] for r in runs) for i in (1, 2, 3, 4))
-        per_run = ", ".join(("never" if r[6] else "uncoupled before the shift") if r[0] is None else f"{r[0]:.1f}" for r in runs)
-        shown = "never" if med == float("inf") else f"{med:.1f} s"
-        cellv = (f"median {shown}" + (f", range [{min(reactions):.1f}, {max(reactions):.1f}] s" if reactions else "") + f" ({len(runs)} runs: {per_run}" + (f"; {missed} without a reaction, counted as never" if missed else "") + "); "
-                 f"before the shift {rb} of {nb} decisions together, from the reaction on {ra} of {na} uncoupled; "
-                 f"abstained in {sum(r[5] for r in runs)} decision windows. The reaction: the first decision after the shift on which "
-                 f"pp_mptcp_sbd stops coupling the subflows (apart, or one in group 0, which it runs uncoupled), in runs where they were "
-                 f"coupled at the shift")
-        rows.append(f"| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | {cellv} | {verdict} | | | |")
-    else:
-        rows.append("| the SBD daemon reacts to a shifting bottleneck: <= 5 s (median) | not measured | | | | |")
+    rows += [shift_row(a, *shift) for shift in SHIFTS]
     return rows
 
 
@@ -467,7 +539,7 @@ def main():
             capture_runs(a)
             fidelity(a, "fixed")
             fidelity(a, "stock")
-        fidelity(a, "fixed", out=a.daemon_runs, cases=DAEMON_CASES)
+        daemon_cases_with_controllers(a)
         if a.daemon_only:
             return
     cause, shares, by_mode = cause_table(a), shares_table(a), modes_table(a)

@@ -100,9 +100,14 @@ fn lag_one(b: &Bins, start: u64, end: u64) -> Option<f64> {
 
 /// Rubenstein et al.'s comparison test on the window ending (exclusive) at bin `end`.
 pub fn compare(a: &Bins, b: &Bins, end: u64) -> Verdict {
+    compare_over(a, b, end, WINDOW_BINS)
+}
+
+/// [`compare`] over a window of `window` bins (at most [`WINDOW_BINS`], which [`Bins`] holds).
+pub fn compare_over(a: &Bins, b: &Bins, end: u64, window: usize) -> Verdict {
     // A window reaching before the connection's first sample is not yet a window: its first
     // seconds are the slow start alone.
-    let Some(start) = end.checked_sub(WINDOW_BINS as u64) else {
+    let Some(start) = end.checked_sub(window.min(WINDOW_BINS) as u64) else {
         return Verdict::NoEvidence;
     };
     let cross = correlation((start..end).filter_map(|k| Some((a.mean(k)?, b.mean(k)?))));

@@ -4,10 +4,11 @@
 //! groups by Rubenstein et al.'s delay comparison test (`crate::comparison`) on every pair
 //! instead of RFC 8382's statistics splits on the bottlenecked ones (a subflow step 1 calls not
 //! bottlenecked is group 0 when the test finds it no partner), then S0's decision filter
-//! (§III-B) through pathpool-sbd's shared `FilteredDetector`. An interval whose pairs lack
-//! evidence is abstained, not guessed (docs/kernel.md, "The SBD daemon").
+//! (§III-B), sliding over the last 10 intervals, through pathpool-sbd's shared
+//! `FilteredDetector`. An interval whose pairs lack evidence is abstained, not guessed
+//! (docs/kernel.md, "The SBD daemon").
 
-use crate::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
+use crate::comparison::{compare_over, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, WINDOW_BINS};
 use pathpool_sbd::{canonicalize, Detector, FilterParams, FilteredDetector, Observation, Rfc8382Detector, SbdParams, NOT_BOTTLENECKED};
 use std::collections::BTreeMap;
 
@@ -37,6 +38,14 @@ pub enum Outcome {
     NotYet { token: u32, intervals: u64 },
 }
 
+/// S0's decision filter (§III-B: together in 5 or more of 10 intervals), taken after every
+/// interval over the last 10 instead of once per 10 (a recorded deviation, docs/kernel.md "The
+/// SBD daemon": a window straddling a moved bottleneck then does not hold the reaction back to
+/// the next window's end).
+fn filter_params() -> FilterParams {
+    FilterParams { sliding: true, ..FilterParams::default() }
+}
+
 struct Conn {
     ids: Vec<u32>,
     /// The comparison test's groups through S0's decision filter.
@@ -56,6 +65,8 @@ struct Compared {
     /// Each slot's RTT in bins since `origin_ns` (the first sample), for the comparison test.
     bins: Vec<Bins>,
     origin_ns: u64,
+    /// The comparison test's window in bins (`ConnGroups::with_comparison_window`).
+    window_bins: usize,
     /// Intervals in a row without evidence (a pair of bottlenecked subflows not judged).
     abstained: u64,
     /// Abstention counts at each decision window's worth in a row, not yet reported.
@@ -72,6 +83,7 @@ pub struct ConnGroups {
     conns: BTreeMap<u32, Conn>,
     /// Each closed interval's inputs to the grouping, when asked for (`record_intervals`).
     intervals: Option<Vec<IntervalRecord>>,
+    window_bins: usize,
 }
 
 /// What one closed interval gave the grouping: step 1's verdict per subflow (in order of
@@ -86,25 +98,38 @@ pub struct IntervalRecord {
     /// Step 1's skew_est per subflow.
     pub skew: Vec<f64>,
     pub pairs: Vec<(usize, usize, Verdict)>,
+    /// The groups handed to the decision filter (canonical, per subflow), None for an
+    /// abstention.
+    pub observation: Option<Vec<u32>>,
 }
 
 impl Default for ConnGroups {
     fn default() -> Self {
         // S0's parameters: only its bottleneck test (step 1) is used; the grouping is the
         // comparison test's.
-        ConnGroups { params: SbdParams::mptcp_sbd(), conns: BTreeMap::new(), intervals: None }
+        ConnGroups { params: SbdParams::mptcp_sbd(), conns: BTreeMap::new(), intervals: None, window_bins: WINDOW_BINS }
     }
 }
 
 impl ConnGroups {
+    /// The daemon's grouping with the comparison test over the last `intervals` RFC 8382
+    /// intervals instead of 8 (for comparing windows on recorded samples); 1 to 8.
+    pub fn with_comparison_window(intervals: usize) -> Result<Self, String> {
+        let bins = intervals * BINS_PER_INTERVAL as usize;
+        if intervals == 0 || bins > WINDOW_BINS {
+            return Err(format!("comparison window: expected 1 to {} intervals, got {intervals}", WINDOW_BINS / BINS_PER_INTERVAL as usize));
+        }
+        Ok(ConnGroups { window_bins: bins, ..ConnGroups::default() })
+    }
+
     /// One RTT sample (`ts_ns` on any monotonic clock); returns what it completed.
     /// A ninth subflow of a connection is ignored.
     pub fn on_sample(&mut self, token: u32, subflow: u32, ts_ns: u64, rtt_us: u32, out: &mut Vec<Outcome>) {
-        let params = &self.params;
+        let (params, window_bins) = (&self.params, self.window_bins);
         let recording = self.intervals.is_some();
         let c = self.conns.entry(token).or_insert_with(|| Conn {
             ids: Vec::new(),
-            sbd: FilteredDetector::new(Compared::new(token, params, ts_ns, recording), FilterParams::default()),
+            sbd: FilteredDetector::new(Compared::new(token, params, ts_ns, recording, window_bins), filter_params()),
             groups: None,
             last_ns: 0,
         });
@@ -171,13 +196,14 @@ impl Conn {
 }
 
 impl Compared {
-    fn new(token: u32, params: &SbdParams, origin_ns: u64, recording: bool) -> Self {
+    fn new(token: u32, params: &SbdParams, origin_ns: u64, recording: bool, window_bins: usize) -> Self {
         Compared {
             token,
             det: Rfc8382Detector::new(params.clone(), SLOTS),
             slots: 0,
             bins: vec![Bins::default(); SLOTS],
             origin_ns,
+            window_bins,
             abstained: 0,
             not_yet: Vec::new(),
             tested: Observation::new(SLOTS),
@@ -210,7 +236,7 @@ impl Compared {
         let mut pairs = Vec::new();
         for a in 0..n {
             for b in a + 1..n {
-                let verdict = compare(&self.bins[a], &self.bins[b], end);
+                let verdict = compare_over(&self.bins[a], &self.bins[b], end, self.window_bins);
                 pairs.push((a, b, verdict));
                 match verdict {
                     Verdict::Shared => {
@@ -230,9 +256,11 @@ impl Compared {
                 labels[i] = NOT_BOTTLENECKED;
             }
         }
+        canonicalize(&mut labels, &mut self.scratch);
         if let Some(records) = self.records.as_mut() {
             let skew = self.det.flow_stats()[..n].iter().map(|f| f.skew_est).collect();
-            records.push(IntervalRecord { token: self.token, time_ns: obs.time_ns, warm, bottlenecked, skew, pairs });
+            let observation = evidence.then(|| labels[..n].to_vec());
+            records.push(IntervalRecord { token: self.token, time_ns: obs.time_ns, warm, bottlenecked, skew, pairs, observation });
         }
         if !evidence {
             self.abstained += 1;
@@ -242,7 +270,6 @@ impl Compared {
             return false;
         }
         self.abstained = 0;
-        canonicalize(&mut labels, &mut self.scratch);
         self.tested = Observation { time_ns: obs.time_ns, groups: labels };
         true
     }

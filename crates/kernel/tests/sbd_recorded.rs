@@ -23,8 +23,9 @@ fn data(name: &str) -> std::path::PathBuf {
 fn one_recorded_shared_bottleneck_is_grouped_in_every_decision() {
     let (together, apart, zero, not_yet) = counts(&replay(&data("sbd-shared-excerpt.csv")));
     println!("shared: together {together}, apart {apart}, group 0 {zero}, not yet {not_yet}");
-    // 40 s at one decision per 3.5 s: about 11, less the first 3.2 s the test's window fills.
-    assert!(together >= 9 && apart + zero == 0 && not_yet <= 1, "together {together}, apart {apart}, group 0 {zero}, not yet {not_yet}");
+    // 40 s at one decision per interval (0.35 s) once 10 are in: about 96, less the first 3.2 s
+    // the test's window fills.
+    assert!(together >= 80 && apart + zero == 0 && not_yet <= 1, "together {together}, apart {apart}, group 0 {zero}, not yet {not_yet}");
 }
 
 #[test]
@@ -33,7 +34,7 @@ fn two_recorded_bottlenecks_in_step_are_separated() {
     println!("disjoint: together {together}, apart {apart}, group 0 {zero}, not yet {not_yet}");
     // The daemon before the comparison test (RFC 8382's splits and the correlation split)
     // put the subflows of this whole run together in 12 of its 17 decisions.
-    assert!(apart >= 8 && together + zero == 0 && not_yet <= 2, "together {together}, apart {apart}, group 0 {zero}, not yet {not_yet}");
+    assert!(apart >= 70 && together + zero == 0 && not_yet <= 2, "together {together}, apart {apart}, group 0 {zero}, not yet {not_yet}");
 }
 
 /// The shift of scenarios/fidelity/sbd-shifting.toml on the excerpt's clock: the UDP loads move

@@ -12,20 +12,34 @@
 mod replay;
 
 use pathpool_kernel::comparison::Verdict;
-use replay::{counts, intervals, replay, write_doc_table};
+use pathpool_sbd::{DecisionFilter, FilterParams, Observation};
+use pathpool_kernel::grouping::ConnGroups;
+use replay::{counts, intervals, intervals_of, replay, write_doc_table};
 use std::collections::BTreeMap;
+
+/// Outcomes as runs (`T16 A1 T3`): one decision per interval makes hundreds per file.
+fn runs_of(outcomes: &str) -> String {
+    let mut out: Vec<(char, usize)> = Vec::new();
+    for c in outcomes.chars() {
+        match out.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => out.push((c, 1)),
+        }
+    }
+    out.iter().map(|(c, n)| format!("{c}{n}")).collect::<Vec<_>>().join(" ")
+}
 
 #[test]
 #[ignore]
 fn replay_recorded_samples() {
     let files = std::env::var("PATHPOOL_SBD_SAMPLES").expect("PATHPOOL_SBD_SAMPLES: the samples.csv files to replay, separated by spaces");
-    let mut table = String::from("| samples | together | apart | some in group 0 | not yet | outcomes in order |\n|---|---|---|---|---|---|\n");
+    let mut table = String::from("| samples | together | apart | some in group 0 | not yet | outcomes in order (runs: T16 = 16 together in a row) |\n|---|---|---|---|---|---|\n");
     for f in files.split_whitespace() {
         let o = replay(std::path::Path::new(f));
         let (t, a, z, n) = counts(&o);
         // The run's case and repeat, without the folder it was kept in.
         let name: Vec<&str> = f.rsplit('/').skip(1).take(3).collect();
-        table += &format!("| {} {} | {t} | {a} | {z} | {n} | `{o}` |\n", name.get(2).unwrap_or(&"?"), name.first().unwrap_or(&"?"));
+        table += &format!("| {} {} | {t} | {a} | {z} | {n} | `{}` |\n", name.get(2).unwrap_or(&"?"), name.first().unwrap_or(&"?"), runs_of(&o));
     }
     print!("{table}");
     write_doc_table("sbd-replay", &table);
@@ -88,4 +102,94 @@ fn step_one_and_the_comparison_test() {
     }
     print!("{table}");
     write_doc_table("sbd-step1", &table);
+}
+
+/// The shift of sbd-shifting on a samples file's clock: its first sample came 0.07 s after the
+/// traffic started in the recorded runs (their sbd.log against the replay), so 29.9 s after the
+/// first sample, which does not flatter a reaction.
+const SHIFT_AFTER_FIRST_NS: u64 = 29_900_000_000;
+
+/// A decision filter's decisions on one file's tested intervals: (time ns, groups).
+type Decisions = Vec<(u64, Vec<u32>)>;
+
+/// S0's filter (§III-B, §IV-B), each window's decision once certain, and the daemon's sliding
+/// window (a decision after every tested interval over the last 10), on the tested intervals'
+/// groups.
+fn filters(tested: &[(u64, Vec<u32>)]) -> [(&'static str, Decisions); 3] {
+    let run = |p: FilterParams| {
+        let mut f = DecisionFilter::new(p, tested.first().map_or(0, |t| t.1.len()));
+        tested.iter().filter_map(|(t, g)| f.push(&Observation { time_ns: *t, groups: g.clone() }).map(|d| (*t, d.groups.clone()))).collect()
+    };
+    [("S0: at the window's end", run(FilterParams::default())), ("when certain", run(FilterParams { decide_when_certain: true, ..FilterParams::default() })), ("sliding, every interval (the daemon)", run(FilterParams { sliding: true, ..FilterParams::default() }))]
+}
+
+/// The decision filters side by side on recorded runs (docs/kernel.md, "The SBD daemon"): per
+/// folder and case, decisions right (shared: all together; disjoint: all apart) and, on
+/// sbd-shifting, the reaction (the first decision after the shift that uncouples the subflows,
+/// apart or one in group 0, in runs coupled at the shift; on sbd-shifting-join the first that
+/// groups them, in runs apart at the shift). PATHPOOL_WRITE_DOCS=1 writes it.
+#[test]
+#[ignore]
+fn decision_filters_compared() {
+    let files = std::env::var("PATHPOOL_SBD_SAMPLES").expect("PATHPOOL_SBD_SAMPLES: the samples.csv files to replay, separated by spaces");
+    // (folder/case, filter) -> (right, decisions, group changes, reactions, runs)
+    // (folder/case, comparison window, filter) -> (right, decisions, group changes, reactions, runs)
+    type Row = (usize, usize, usize, Vec<Option<f64>>, usize);
+    let mut rows: BTreeMap<(String, usize, usize), Row> = BTreeMap::new();
+    let mut names = [""; 3];
+    for f in files.split_whitespace() {
+        let parts: Vec<&str> = f.rsplit('/').skip(3).take(2).collect();
+        let case = format!("{}/{}", parts.get(1).unwrap_or(&"?"), parts.first().unwrap_or(&"?"));
+        // The daemon's window (8 intervals, 2.8 s) with each filter; shorter windows with the
+        // daemon's filter.
+        for window in [8, 6, 4] {
+            let g = ConnGroups::with_comparison_window(window).expect("a window of 1 to 8 intervals");
+            let records = intervals_of(std::path::Path::new(f), g);
+            let first_ns = records.first().map_or(0, |(t, r)| r.time_ns - (t * 1e9) as u64);
+            let tested: Vec<(u64, Vec<u32>)> = records.iter().filter_map(|(_, r)| Some((r.time_ns, r.observation.clone()?))).filter(|(_, g)| g.len() == 2).collect();
+            if tested.len() < FilterParams::default().window {
+                continue;
+            }
+            for (k, (name, d)) in filters(&tested).into_iter().enumerate() {
+                if window != 8 && k != 2 {
+                    continue;
+                }
+                names[k] = name;
+                let together = |g: &[u32]| g.iter().all(|&x| x != 0 && x == g[0]);
+                let row = rows.entry((case.clone(), 8 - window, k)).or_default();
+                row.4 += 1;
+                row.1 += d.len();
+                row.2 += d.windows(2).filter(|w| w[0].1 != w[1].1).count();
+                if case.ends_with("sbd-shared") {
+                    row.0 += d.iter().filter(|x| together(&x.1)).count();
+                } else if case.ends_with("sbd-disjoint") {
+                    row.0 += d.iter().filter(|x| x.1.iter().all(|&g| g != 0) && x.1[0] != x.1[1]).count();
+                } else {
+                    // sbd-shifting: the first decision uncoupling the subflows, in runs coupled
+                    // at the shift; sbd-shifting-join: the first grouping them, in runs apart.
+                    let join = case.ends_with("sbd-shifting-join");
+                    let shift = first_ns + SHIFT_AFTER_FIRST_NS;
+                    let last = d.iter().rev().find(|x| x.0 < shift);
+                    let ready = if join { last.is_some_and(|x| !together(&x.1)) } else { last.is_none_or(|x| together(&x.1)) };
+                    let first = d.iter().find(|x| x.0 >= shift && together(&x.1) == join);
+                    row.3.push(if ready { first.map(|x| (x.0 - shift) as f64 / 1e9) } else { None });
+                }
+            }
+        }
+    }
+    let mut table = String::from("| samples (runs) | comparison window | filter | decisions right | group changes | reaction after the shift: median (per run; never: no reaction, or none to make) |\n|---|---|---|---|---|---|\n");
+    for ((case, shorter, k), (right, total, changes, reactions, runs)) in &rows {
+        let (right_cell, reaction) = if case.contains("sbd-shifting") {
+            let mut r: Vec<f64> = reactions.iter().map(|x| x.unwrap_or(f64::INFINITY)).collect();
+            r.sort_by(f64::total_cmp);
+            let show = |x: f64| if x.is_finite() { format!("{x:.1} s") } else { "never".into() };
+            let per = reactions.iter().map(|x| x.map_or("never".into(), |v| format!("{v:.1}"))).collect::<Vec<_>>().join(", ");
+            ("".to_string(), format!("{} ({per})", show(r[r.len() / 2])))
+        } else {
+            (format!("{right} of {total} ({:.1} %)", 100.0 * *right as f64 / (*total).max(1) as f64), String::new())
+        };
+        table += &format!("| {case} ({runs}) | {:.2} s | {} | {right_cell} | {changes} | {reaction} |\n", (8 - shorter) as f64 * 0.35, names[*k]);
+    }
+    print!("{table}");
+    write_doc_table("sbd-filters", &table);
 }

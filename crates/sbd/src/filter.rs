@@ -29,6 +29,15 @@ pub struct FilterParams {
     /// used only with the change detector); its threshold is `threshold` scaled to it,
     /// rounded up.
     pub restart_window: usize,
+    /// Take each window's decision as soon as its outcome is certain (the rest of the window
+    /// cannot change it) instead of at its end; windows keep their 10 observations, so every
+    /// decision is the one [S0] §IV-B's filter takes, only known earlier. Off by default (the
+    /// SBD daemon turns it on; not a scenario parameter, so no backend's output changes).
+    pub decide_when_certain: bool,
+    /// A decision after every observation over the last `window` of them, instead of one per
+    /// window (a deviation from [S0] §III-B, which decides once per window; the SBD daemon's,
+    /// docs/kernel.md "The SBD daemon"). Off by default; not a scenario parameter.
+    pub sliding: bool,
 }
 
 impl FilterParams {
@@ -81,7 +90,7 @@ impl FilterParams {
 
 impl Default for FilterParams {
     fn default() -> Self {
-        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive, restart_window: RESTART_WINDOW }
+        FilterParams { window: 10, threshold: 5, merge: MergeRule::Transitive, restart_window: RESTART_WINDOW, decide_when_certain: false, sliding: false }
     }
 }
 
@@ -107,6 +116,10 @@ pub struct DecisionFilter {
     /// After [`DecisionFilter::restart`]: the short window is running; decide as soon as its
     /// outcome is fixed.
     early: bool,
+    /// This window's decision was already taken (`decide_when_certain`).
+    taken: bool,
+    /// The last `window` observations' groups (`sliding`).
+    history: std::collections::VecDeque<Vec<u32>>,
 }
 
 impl DecisionFilter {
@@ -126,25 +139,22 @@ impl DecisionFilter {
             decision: Observation::new(n_flows),
             decisions: 0,
             early: false,
+            taken: false,
+            history: std::collections::VecDeque::new(),
         }
     }
 
     /// Adds one observation; every `window`-th returns the new decision.
     pub fn push(&mut self, obs: &Observation) -> Option<&Decision> {
-        let g = &obs.groups;
-        debug_assert_eq!(g.len(), self.n);
-        for i in 0..self.n {
-            if g[i] == NOT_BOTTLENECKED {
-                self.not_bottlenecked[i] += 1;
-                continue;
-            }
-            for j in i + 1..self.n {
-                if g[j] == g[i] {
-                    self.together[i * self.n + j] += 1;
-                }
-            }
-        }
+        debug_assert_eq!(obs.groups.len(), self.n);
+        self.count(&obs.groups, true);
         self.seen += 1;
+        if !self.early && self.p.sliding {
+            return self.push_sliding(obs);
+        }
+        if !self.early && self.p.decide_when_certain {
+            return self.push_when_certain(obs.time_ns);
+        }
         if self.seen < self.p.window && !(self.early && self.settled()) {
             return None;
         }
@@ -158,6 +168,70 @@ impl DecisionFilter {
         Some(&self.decision)
     }
 
+    /// Adds (or, `add` false, takes away) one observation's groups to the window's counts.
+    fn count(&mut self, g: &[u32], add: bool) {
+        let n = self.n;
+        let step = |c: &mut u16| if add { *c += 1 } else { *c -= 1 };
+        for i in 0..n {
+            if g[i] == NOT_BOTTLENECKED {
+                step(&mut self.not_bottlenecked[i]);
+                continue;
+            }
+            for j in i + 1..n {
+                if g[j] == g[i] {
+                    step(&mut self.together[i * n + j]);
+                }
+            }
+        }
+    }
+
+    /// `sliding`: once `window` observations are in, a decision on the last `window` after
+    /// every one.
+    fn push_sliding(&mut self, obs: &Observation) -> Option<&Decision> {
+        self.history.push_back(obs.groups.clone());
+        if self.history.len() > self.p.window {
+            let old = self.history.pop_front().expect("more than a window held");
+            self.count(&old, false);
+        }
+        if self.history.len() < self.p.window {
+            return None;
+        }
+        self.decide(obs.time_ns, self.p.threshold as u16);
+        self.decisions += 1;
+        Some(&self.decision)
+    }
+
+    /// `decide_when_certain`: the window's decision once no observation left in it can change
+    /// it, then nothing until the window is full, when the next one starts.
+    fn push_when_certain(&mut self, time_ns: u64) -> Option<&Decision> {
+        let decide = !self.taken && (self.seen == self.p.window || self.outcome_certain());
+        if decide {
+            self.decide(time_ns, self.p.threshold as u16);
+            self.taken = true;
+            self.decisions += 1;
+        }
+        if self.seen == self.p.window {
+            self.seen = 0;
+            self.together.fill(0);
+            self.not_bottlenecked.fill(0);
+            self.taken = false;
+        }
+        decide.then_some(&self.decision)
+    }
+
+    /// Whether the decision of the running (full-length) window is certain. With the transitive
+    /// merge: every pair's count at or above the threshold or unable to reach it (the groups are
+    /// then fixed), and the not-bottlenecked count likewise of each flow left without a partner
+    /// (it decides only such a flow's group). With the star merge every count must be fixed.
+    fn outcome_certain(&self) -> bool {
+        let (n, th, left) = (self.n, self.p.threshold as u16, (self.p.window - self.seen) as u16);
+        let fixed = |count: u16| count >= th || count + left < th;
+        let pair = |i: usize, j: usize| self.together[i.min(j) * n + i.max(j)];
+        let pairs_fixed = (0..n).all(|i| (i + 1..n).all(|j| fixed(pair(i, j))));
+        let partnered = |i: usize| self.p.merge == MergeRule::Transitive && (0..n).any(|j| j != i && pair(i, j) >= th);
+        pairs_fixed && (0..n).all(|i| partnered(i) || fixed(self.not_bottlenecked[i]))
+    }
+
     /// Starts a short window of `restart_window` observations now, forgetting the observations
     /// of the current one (they describe a bottleneck that changed: the detector restarted its
     /// memory, `SbdParams::change_detect`), and takes the decision as soon as the rest of the
@@ -166,6 +240,8 @@ impl DecisionFilter {
     /// window after it is full-length again.
     pub fn restart(&mut self) {
         self.seen = 0;
+        self.taken = false;
+        self.history.clear();
         self.together.fill(0);
         self.not_bottlenecked.fill(0);
         self.early = true;
@@ -316,6 +392,76 @@ mod tests {
             assert!(f.push(&obs(&[1, 2])).is_none());
         }
         assert_eq!(f.push(&obs(&[1, 2])).map(|d| d.groups.clone()), Some(vec![1, 2]));
+    }
+
+    #[test]
+    fn deciding_when_certain_takes_s0s_decisions_earlier() {
+        let certain = FilterParams { decide_when_certain: true, ..FilterParams::default() };
+        let mut f = DecisionFilter::new(certain, 2);
+        // 5 together of 10 groups ([S0]'s tie): known at the fifth.
+        for _ in 0..4 {
+            assert!(f.push(&obs(&[1, 1])).is_none());
+        }
+        assert_eq!(f.push(&obs(&[1, 1])).map(|d| d.groups.clone()), Some(vec![1, 1]));
+        for _ in 0..5 {
+            assert!(f.push(&obs(&[1, 2])).is_none(), "one decision per window");
+        }
+        // 6 apart of 10 (both bottlenecked): known at the sixth, not before.
+        for _ in 0..5 {
+            assert!(f.push(&obs(&[1, 2])).is_none());
+        }
+        assert_eq!(f.push(&obs(&[1, 2])).map(|d| d.groups.clone()), Some(vec![1, 2]));
+        for _ in 0..4 {
+            assert!(f.push(&obs(&[1, 1])).is_none());
+        }
+        // Any stream, 3 flows, both merges: the same decisions as at the windows' ends, in
+        // the same windows, never later.
+        for merge in [MergeRule::Transitive, MergeRule::Star] {
+            let mut s0 = DecisionFilter::new(FilterParams { merge, ..FilterParams::default() }, 3);
+            let mut early = DecisionFilter::new(FilterParams { merge, ..certain }, 3);
+            let (mut x, mut pending) = (12345u64, None);
+            for k in 0..5000 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let g = [(x >> 33) % 3, (x >> 40) % 3, (x >> 50) % 3].map(|v| v as u32);
+                let o = obs(&g);
+                if let Some(d) = early.push(&o) {
+                    assert!(pending.is_none(), "two decisions in one window at {k}");
+                    pending = Some(d.groups.clone());
+                }
+                if let Some(d) = s0.push(&o) {
+                    assert_eq!(pending.take().as_ref(), Some(&d.groups), "window ending at {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sliding_decides_every_observation_over_the_last_window() {
+        let sliding = FilterParams { sliding: true, ..FilterParams::default() };
+        let mut f = DecisionFilter::new(sliding, 2);
+        for _ in 0..9 {
+            assert!(f.push(&obs(&[1, 1])).is_none(), "nothing before a full window");
+        }
+        assert_eq!(f.push(&obs(&[1, 1])).map(|d| d.groups.clone()), Some(vec![1, 1]));
+        // Apart from now on: together while 5 of the last 10 are (a 5/5 tie groups), apart at
+        // the sixth apart.
+        for k in 1..=6 {
+            let d = f.push(&obs(&[1, 2])).map(|d| d.groups.clone());
+            assert_eq!(d, Some(if k < 6 { vec![1, 1] } else { vec![1, 2] }), "after {k} apart");
+        }
+        // Any stream: the decision after observation k is S0's filter on observations k-9..=k.
+        let mut f = DecisionFilter::new(sliding, 3);
+        let (mut x, mut seen) = (777u64, Vec::new());
+        for _ in 0..500 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let o = obs(&[(x >> 33) % 3, (x >> 40) % 3, (x >> 50) % 3].map(|v| v as u32));
+            seen.push(o.clone());
+            let got = f.push(&o).map(|d| d.groups.clone());
+            if seen.len() >= 10 {
+                let mut s0 = DecisionFilter::new(FilterParams::default(), 3);
+                assert_eq!(got, Some(decide(&mut s0, &seen[seen.len() - 10..].iter().map(|o| &o.groups[..]).collect::<Vec<_>>())));
+            }
+        }
     }
 
     #[test]

@@ -78,6 +78,8 @@ pub const SUITE: &[Case] = &[
     // The bottleneck moves at 30 s (UDP cross traffic, no TCP flow): what matters is the SBD
     // daemon's reaction (scripts/realfair.py); the goodput only keeps the run honest.
     Case { name: "sbd-shifting", measures: "MPTCP (MPTCP-SBD) goodput, Mb/s", quantity: Quantity::Key("mptcp_mbps"), multipath: true, quick: ("60s", "5s") },
+    // The same the other way round: separate bottlenecks until 30 s, then one shared.
+    Case { name: "sbd-shifting-join", measures: "MPTCP (MPTCP-SBD) goodput, Mb/s", quantity: Quantity::Key("mptcp_mbps"), multipath: true, quick: ("60s", "5s") },
 ];
 
 #[cfg(test)]

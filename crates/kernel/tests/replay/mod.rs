@@ -76,8 +76,12 @@ pub fn write_doc_table(name: &str, table: &str) {
 /// A file's closed intervals as the grouping saw them, with the time of each from the file's
 /// first sample (s).
 pub fn intervals(path: &std::path::Path) -> Vec<(f64, pathpool_kernel::grouping::IntervalRecord)> {
+    intervals_of(path, ConnGroups::default())
+}
+
+/// [`intervals`] through the grouping `g` (e.g. another comparison window).
+pub fn intervals_of(path: &std::path::Path, mut g: ConnGroups) -> Vec<(f64, pathpool_kernel::grouping::IntervalRecord)> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut g = ConnGroups::default();
     g.record_intervals();
     let mut out = Vec::new();
     let mut first_ns = None;
