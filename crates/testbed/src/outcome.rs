@@ -7,7 +7,7 @@
 //! (`NAME.sfK`, its throughput the bytes the sender saw acknowledged on it) and as a
 //! connection (`mptcp.NAME.*`, its goodput at the receiving application).
 
-use crate::plan::{FlowPlan, Plan};
+use crate::plan::{FlowNeeds, FlowPlan, Plan};
 use crate::probe::Sample;
 use crate::support::{Checked, TCP_HEADERS};
 use crate::tcp_info::TcpInfo;
