@@ -13,6 +13,7 @@
 
 pub mod capture;
 pub mod delay;
+pub mod link_outcome;
 pub mod netns;
 mod network;
 pub mod plan;

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The backends `--backends` takes.
-const BACKENDS: [&str; 2] = ["sim", "linux"];
+const BACKENDS: [&str; 3] = crate::backends::NAMES;
 
 /// The keys compared by default (those every run has): the summary's headline figures and
 /// every flow's and connection's throughput.
@@ -46,10 +46,7 @@ pub struct CompareArgs {
 }
 
 fn make(name: &str) -> Box<dyn Backend> {
-    match name {
-        "linux" => Box::new(pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() } }),
-        _ => Box::new(pathpool_scenario::Simulator { progress: false, capture: None }),
-    }
+    crate::backends::make(name, false, None)
 }
 
 fn overrides(args: &CompareArgs, seed: u32) -> Vec<String> {
@@ -77,8 +74,8 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     for b in &args.backends {
         make(b).check(&loaded).map_err(|e| CliError::usage(format!("--backends {b}: {e}")))?;
     }
-    if args.backends.iter().any(|b| b == "linux") && !pathpool_testbed::is_root() {
-        return Err(CliError::usage("--backends linux needs root (it builds network namespaces, TUN devices and queues); run it as root"));
+    if let Some(b) = args.backends.iter().find(|b| crate::backends::real(b)).filter(|_| !pathpool_testbed::is_root()) {
+        return Err(CliError::usage(format!("--backends {b} needs root (it builds network namespaces, TUN devices and queues); run it as root")));
     }
     let out = OutDir::create_reading("--out", &args.out, &[args.file.as_path()])?;
     // Runs alternate between backends, so that a slow drift of the host touches all alike.
