@@ -12,7 +12,7 @@ receiver, at the senders' first hop and at the bottleneck's queue, and of the AC
 have crossed the bottleneck link back and as they reach the senders; then, for the subflows' bursts at the
 sender, what the hops around the bottleneck take (each subflow crosses one relay hop more
 than TCP each way), and how often the ACK just before a burst was the subflow's own and how long before.
-Each capture is stamped when a packet reaches the next node (crates/testbed/src/capture.rs),
+Each capture is stamped when a packet reaches the next node (crates/netlab/src/capture.rs),
 so a subflow's data, stamped at the far end of its 1 ms first hop, is moved back by
 --first-hop to its sending time.
 """

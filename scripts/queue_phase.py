@@ -6,7 +6,7 @@
         --in D/capture/s1.pcap:1ms --in D/capture/t1.pcap:1ms --acks D/capture/s1.reverse.pcap
 
 The testbed stamps each packet as it reaches the far end of its link
-(crates/testbed/src/capture.rs). `--out` is the bottleneck's capture with the bottleneck's
+(crates/netlab/src/capture.rs). `--out` is the bottleneck's capture with the bottleneck's
 delay: a packet left the queue at its stamp less that delay. Each `--in` is an access link's
 capture with that link's delay: a packet met the queue at its stamp, and left its sender at
 its stamp less the delay. Per `--in` capture, after the first `--skip` seconds:

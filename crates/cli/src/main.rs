@@ -1,6 +1,7 @@
 //! `pathpool`: the command-line front end. Each subcommand lives in `cmd/` and only parses,
 //! validates and hands over to the library crates.
 
+mod backends;
 mod cmd;
 mod error;
 mod fidelity;

@@ -74,3 +74,42 @@ fn unknown_backends_and_missing_keys_are_refused_by_name() {
     assert!(!r.status.success() && err.contains("--keys") && err.contains("no_such_key"), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A folder: every scenario in it, each under its name with its own files, and one report
+/// with every scenario's table; a scenario one backend refuses stops it before any run.
+#[test]
+fn a_folder_compares_every_scenario_in_it() {
+    let dir = std::env::temp_dir().join(format!("pathpool-compare-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    for name in ["reno-alone", "reno-rtt"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../scenarios/fidelity/{name}.toml")), cases.join(format!("{name}.toml"))).unwrap();
+    }
+    let run = |backends: &str, out: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_pathpool"))
+            .arg("compare")
+            .arg(&cases)
+            .arg("--out")
+            .arg(out)
+            .args(["--set", "simulation.duration=3s", "--set", "simulation.warmup=1s", "--backends", backends, "--repeats", "1"])
+            .output()
+            .unwrap()
+    };
+    let out = dir.join("out");
+    let r = run("sim", &out);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for name in ["reno-alone", "reno-rtt"] {
+        assert!(report.contains(&format!("## {name}")), "{report}");
+        assert!(out.join(name).join("compare.csv").is_file() && out.join(name).join("sim/run-1/summary.json").is_file(), "{name}'s files");
+    }
+    // The quic backend runs no UDP flow: a UDP flow in one file refuses the whole folder.
+    std::fs::write(cases.join("udp.toml"), "[simulation]\nduration = \"3s\"\n[links.l]\nfrom = \"a\"\nto = \"b\"\nrate = \"10Mbps\"\ndelay = \"5ms\"\nbuffer = 20\n[[flows]]\nname = \"u\"\nkind = \"udp\"\nroute = [\"a\", \"b\"]\nrate = \"1Mbps\"\n").unwrap();
+    let refused = dir.join("refused");
+    let r = run("sim,quic", &refused);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success() && err.contains("udp.toml") && err.contains("flows.u.kind"), "{err}");
+    assert!(!refused.exists(), "a refused comparison made its output folder");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -158,6 +158,15 @@ fn no_crate_compiles_files_of_another() {
     assert!(outside.is_empty(), "#[path] reaching outside its crate (make the code a library crate and depend on it): {outside:#?}");
 }
 
+/// What backends share is no backend: the emulated network depends on none of them.
+#[test]
+fn the_shared_network_depends_on_no_backend() {
+    let declared = declared();
+    for b in BACKENDS.iter().flat_map(|b| b.iter()).chain(&["pathpool-kernel"]) {
+        assert!(!declared["pathpool-netlab"].contains(*b), "pathpool-netlab depends on {b}: it is shared by backends and must know none");
+    }
+}
+
 #[test]
 fn the_experiment_layer_depends_on_no_backend() {
     let declared = declared();

@@ -28,12 +28,14 @@
 //! docs/quic.md describes the mapping of noq's callbacks, the measurements and the limits.
 //! [noq]: https://crates.io/crates/noq
 
+mod backend;
 pub mod loopback;
 mod name;
 mod path_cc;
 mod sbd;
 mod shared;
 
+pub use backend::{check as check_scenario, Quic, QuicFlow};
 pub use name::QuicCc;
 pub use path_cc::{AckDelayStats, CoupledFactory, PathCc, PathSnapshot};
 pub use sbd::{coupling_sets, detector_params, SbdDecision, SbdInput};

@@ -87,10 +87,11 @@ impl PathCc {
         if self.batch_largest.is_none_or(|(largest, _)| pn > largest) {
             self.batch_largest = Some((pn, sent));
         }
+        let mut s = lock(&self.shared);
+        s.acked[self.slot] += bytes;
         if !self.after_recovery_start(sent) {
             return;
         }
-        let mut s = lock(&self.shared);
         if s.cc.in_recovery(self.slot) {
             let t = s.nanos(sent);
             s.cc.on_recovery_exit(self.slot, t);
@@ -244,6 +245,8 @@ pub struct PathSnapshot {
     /// The ACK delays the peer reported, as noq's RTT estimator subtracted them (a
     /// diagnostic: the RTT samples this controller uses include them).
     pub ack_delay: AckDelayStats,
+    /// Bytes acknowledged on the path so far (QUIC datagrams, UDP payload).
+    pub acked_bytes: u64,
 }
 
 /// Summary of the ACK delays noq subtracted from a path's RTT samples.
@@ -316,6 +319,7 @@ impl CoupledFactory {
                     persistent_congestion: s.persistent[slot],
                     unanswered_ns: s.unanswered(slot),
                     ack_delay: s.ack_delay[slot],
+                    acked_bytes: s.acked[slot],
                 }
             })
             .collect()

@@ -28,6 +28,9 @@ pub(crate) struct Shared {
     pub sbd: Option<SbdCoupler>,
     /// Per slot: persistent-congestion events since the path's last acknowledged data.
     pub persistent: Vec<u32>,
+    /// Per slot: bytes noq reported acknowledged on the path (its datagrams' sizes), all of
+    /// them, for the path's throughput.
+    pub acked: Vec<u64>,
     /// Per slot: when data was last sent and last acknowledged (algorithm nanoseconds).
     pub last_sent: Vec<Option<Nanos>>,
     pub last_acked: Vec<Option<Nanos>>,
@@ -51,6 +54,7 @@ impl Shared {
             taken: SubflowSet::empty(),
             mtu: vec![0; slots],
             persistent: vec![0; slots],
+            acked: vec![0; slots],
             last_sent: vec![None; slots],
             last_acked: vec![None; slots],
             origin: None,

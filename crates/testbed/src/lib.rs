@@ -15,44 +15,23 @@
 
 mod backend;
 pub mod bench;
-pub mod capture;
-pub mod delay;
 pub mod host_capture;
-pub mod netns;
 mod outcome;
 pub mod plan;
 pub mod probe;
 pub mod run;
-pub mod shape;
 pub mod skip;
 pub mod support;
 pub mod tcp_info;
 pub mod traffic;
-pub mod tun;
 
 pub use backend::Linux;
 pub use run::{run, RunOptions};
 
+// The network itself (namespaces, TUN links, the delay element, queues, routes) is
+// pathpool-netlab's, shared with the QUIC backend; its modules keep their paths here.
+pub use pathpool_netlab::{capture, delay, netns, shape, tun};
 /// Everything the testbed refuses or fails at, as one message for the user.
-#[derive(Debug)]
-pub struct TestbedError(pub String);
-
-impl std::fmt::Display for TestbedError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TestbedError {}
-
-pub type Result<T> = std::result::Result<T, TestbedError>;
-
-pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
-    Err(TestbedError(message.into()))
-}
-
-/// True when this process may build namespaces (effective uid 0).
-pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() == 0 }
-}
+pub use pathpool_netlab::NetlabError as TestbedError;
+pub(crate) use pathpool_netlab::fail;
+pub use pathpool_netlab::{is_root, Result};

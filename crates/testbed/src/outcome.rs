@@ -7,12 +7,12 @@
 //! (`NAME.sfK`, its throughput the bytes the sender saw acknowledged on it) and as a
 //! connection (`mptcp.NAME.*`, its goodput at the receiving application).
 
-use crate::plan::{FlowPlan, Plan};
+use crate::plan::{FlowNeeds, FlowPlan, Plan};
 use crate::probe::Sample;
 use crate::support::{Checked, TCP_HEADERS};
 use crate::tcp_info::TcpInfo;
 use pathpool_experiment::mptcp_outcome::{self, Measured};
-use pathpool_experiment::outcome::{ExtraColumn, FlowOutcome, LinkOutcome, Outcome, Series};
+use pathpool_experiment::outcome::{ExtraColumn, FlowOutcome, Outcome, Series};
 use pathpool_experiment::schema::TcpTraffic;
 use pathpool_experiment::units::seconds;
 use pathpool_experiment::Loaded;
@@ -112,27 +112,8 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
             }
         })
         .collect();
-    let keys = plan.queue_keys(names);
-    let queue = |s: &Sample, d: usize| s.queues.get(&keys[d]).copied().unwrap_or_default();
-    let mut links = Vec::new();
-    let mut present = Vec::new();
-    for (k, link) in plan.links.iter().enumerate() {
-        for (j, dir) in [Some(&link.forward), link.reverse.as_ref()].into_iter().enumerate() {
-            let Some(d) = dir else { continue };
-            let di = 2 * k + j;
-            let (a, b) = (queue(first, di), queue(last, di));
-            let in_window = &samples[warm + 1..];
-            links.push(LinkOutcome {
-                name: if j == 0 { link.name.clone() } else { format!("{}.reverse", link.name) },
-                utilization: (b.bytes - a.bytes) as f64 * 8.0 / (d.rate_bps as f64 * window),
-                drops: b.drops - a.drops + lost[di],
-                mean_queue_packets: in_window.iter().map(|s| queue(s, di).qlen as f64).sum::<f64>() / in_window.len().max(1) as f64,
-            });
-            present.push(di);
-        }
-    }
-    let bottleneck = l.topology.bottleneck.map(|b| present.iter().position(|&di| di == 2 * b).expect("a bottleneck's forward direction exists"));
-    let bottleneck_data_packets = l.topology.bottleneck.map(|b| queue(last, 2 * b).packets);
+    let queues: Vec<&pathpool_netlab::link_outcome::Queues> = samples.iter().map(|s| &s.queues).collect();
+    let links = pathpool_netlab::link_outcome::assemble(l, plan, names, &queues, warm, window, lost);
     // Each row is one socket (a TCP flow or one subflow) or a UDP flow: sums are that socket's value.
     let per_row = |pick: &dyn Fn(&Sample, &Row) -> f64| -> Vec<Vec<f64>> { rows.iter().map(|r| samples[1..].iter().map(|s| pick(s, r)).collect()).collect() };
     let series = Series {
@@ -149,8 +130,8 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
             ExtraColumn { name: "rwnd_limited_ms", values: per_row(&|s, r| r.sum(s, |t| t.rwnd_limited_us) as f64 / 1e3) },
             ExtraColumn { name: "sndbuf_limited_ms", values: per_row(&|s, r| r.sum(s, |t| t.sndbuf_limited_us) as f64 / 1e3) },
         ],
-        link_queue_packets: present.iter().map(|&di| samples[1..].iter().map(|s| queue(s, di).qlen as f64).collect()).collect(),
-        link_drops: present.iter().map(|&di| samples.windows(2).map(|w| queue(&w[1], di).drops - queue(&w[0], di).drops).collect()).collect(),
+        link_queue_packets: links.queue_packets,
+        link_drops: links.drops,
     };
     let measured: Vec<Measured> = plan
         .flows
@@ -169,9 +150,9 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
         duration_s: seconds(l.scenario.simulation.duration),
         warmup_s: seconds(l.scenario.simulation.warmup),
         flows,
-        links,
-        bottleneck,
-        bottleneck_data_packets,
+        links: links.links,
+        bottleneck: links.bottleneck,
+        bottleneck_data_packets: links.bottleneck_data_packets,
         events: 0,
         series,
         delay_traces: Vec::new(),

@@ -4,20 +4,11 @@
 
 use crate::tcp_info::{self, TcpInfo};
 use crate::traffic::FlowCounters;
-use crate::{netns, Result};
-use serde_json::Value;
+pub use pathpool_netlab::{queues, QueueSample};
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QueueSample {
-    pub bytes: u64,
-    pub packets: u64,
-    pub drops: u64,
-    pub qlen: u64,
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct FlowSample {
@@ -56,21 +47,6 @@ pub fn flows(counters: &[Arc<FlowCounters>], sources: &[Vec<Ipv4Addr>]) -> Vec<F
             FlowSample { received: c.received.load(Ordering::SeqCst), subflows }
         })
         .collect()
-}
-
-/// The root qdisc's counters of every device of namespace `ns`.
-pub fn queues(ns: &str, into: &mut BTreeMap<(String, String), QueueSample>) -> Result<()> {
-    let text = netns::sh("tc", &["-n", ns, "-s", "-j", "qdisc", "show"])?;
-    let parsed: Value = serde_json::from_str(&text).map_err(|e| crate::TestbedError(format!("tc -j qdisc show in {ns}: {e}")))?;
-    for q in parsed.as_array().into_iter().flatten() {
-        if q.get("root").and_then(Value::as_bool) != Some(true) {
-            continue;
-        }
-        let Some(dev) = q.get("dev").and_then(Value::as_str) else { continue };
-        let n = |k: &str| q.get(k).and_then(Value::as_u64).unwrap_or(0);
-        into.insert((ns.to_string(), dev.to_string()), QueueSample { bytes: n("bytes"), packets: n("packets"), drops: n("drops"), qlen: n("qlen") });
-    }
-    Ok(())
 }
 
 /// Recoveries (fast retransmits) the namespace's TCP has entered, from its TcpExt MIB; read

@@ -1,9 +1,8 @@
 //! One run on the testbed: check, build, run for the scenario's duration while probing,
 //! tear down, and turn the samples into the same `Outcome` a simulation produces.
 
-use crate::delay::{DelayElement, Direction};
-use crate::netns::{self, Namespaces};
-use crate::plan::{self, Plan};
+use crate::netns;
+use crate::plan::{self, FlowNeeds, Plan};
 use crate::probe::{self, Sample};
 use crate::support::{self, Checked};
 use crate::traffic::Traffic;
@@ -11,9 +10,9 @@ use crate::{fail, Result};
 use pathpool_experiment::outcome::Outcome;
 use pathpool_experiment::progress::Progress;
 use pathpool_experiment::Loaded;
+pub use pathpool_netlab::in_namespace;
+use pathpool_netlab::Network;
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub struct RunOptions {
@@ -48,71 +47,16 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     // it when the run registered them (docs/kernel.md).
     let uses_bpf = plan.flows.iter().any(|f| matches!(&f.spec, Checked::Mptcp { tcp, .. } if pathpool_kernel::controllers().contains(&tcp.cc.as_str())));
     let _controllers = if uses_bpf { Some(pathpool_kernel::Guard::acquire().map_err(crate::TestbedError)?) } else { None };
-    netns::catch_interrupts();
-    let mut namespaces = Namespaces::new();
-    for i in 0..plan.nodes.len() {
-        namespaces.create(i)?;
-    }
-    let names: Vec<String> = namespaces.names().to_vec();
-    for (i, ns) in names.iter().enumerate() {
-        let lines = plan.sysctls[i].clone();
-        in_namespace(ns, move || {
-            for (key, value) in &lines {
-                let path = format!("/proc/sys/net/{key}");
-                std::fs::write(&path, value).map_err(|e| crate::TestbedError(format!("writing {value} to {path}: {e}")))?;
-            }
-            Ok(())
-        })?;
-    }
-    // Both ends of every link, opened by a thread inside the end's namespace.
-    let mut ends: Vec<(Arc<File>, Arc<File>)> = Vec::new();
-    let mut up: Vec<Vec<String>> = vec![Vec::new(); plan.nodes.len()];
-    for link in &plan.links {
-        let open = |node: usize| -> Result<Arc<File>> {
-            let dev = link.device.clone();
-            in_namespace(&names[node], move || crate::tun::open(&dev).map(Arc::new))
-        };
-        ends.push((open(link.from)?, open(link.to)?));
-        for node in [link.from, link.to] {
-            up[node].push(format!("link set {} mtu {} up", link.device, link.mtu));
-        }
-    }
-    for (i, ns) in names.iter().enumerate() {
-        let mut lines = up[i].clone();
-        lines.extend(plan.ip_lines[i].iter().cloned());
-        netns::batch("ip", ns, &lines)?;
-        netns::batch("tc", ns, &plan.tc_lines[i])?;
-    }
+    let mut network = Network::build(&plan, l.scenario.simulation.seed, options.capture.as_deref())?;
+    let names = network.names.clone();
     let mut delack_nodes: Vec<usize> = plan.flows.iter().filter(|f| f.spec.delack_max()).map(|f| f.receiver).collect();
     delack_nodes.sort_unstable();
     delack_nodes.dedup();
     let delack = DelackMax::attach(delack_nodes.iter().map(|&i| names[i].clone()).collect())?;
-    let seed = l.scenario.simulation.seed;
-    let mut directions = Vec::new();
-    for (k, (link, (from, to))) in plan.links.iter().zip(&ends).enumerate() {
-        let dir = |input: &Arc<File>, output: &Arc<File>, spec: Option<&pathpool_experiment::schema::DirectionSpec>, j: u64| -> Result<Direction> {
-            let name = if j == 0 { link.name.clone() } else { format!("{}.reverse", link.name) };
-            let capture = match (&options.capture, spec) {
-                (Some(folder), Some(_)) => Some(crate::capture::Capture::create(&folder.join(format!("{name}.pcap")))?),
-                _ => None,
-            };
-            Ok(Direction {
-                input: input.clone(),
-                output: spec.map(|_| output.clone()),
-                delay: Duration::from_nanos(spec.map_or(0, |d| d.delay / 1000)),
-                loss: spec.map_or(0.0, |d| d.loss),
-                seed: seed ^ (2 * k as u64 + j).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                capture,
-            })
-        };
-        directions.push(dir(from, to, Some(&link.forward), 0)?);
-        directions.push(dir(to, from, link.reverse.as_ref(), 1)?);
-    }
     let mut hosts = Vec::new();
     for ((node, path), i) in options.host_captures.iter().zip(&capture_nodes) {
         hosts.push(crate::host_capture::HostCapture::start(node, &names[*i], path)?);
     }
-    let mut delay = DelayElement::start(directions);
     let spec = &l.scenario.simulation;
     let interval = Duration::from_nanos(spec.probe_interval / 1000);
     let samples_n = (spec.duration / spec.probe_interval).max(1) as usize;
@@ -128,7 +72,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let progress = if options.progress { Progress::new(spec.duration) } else { Progress::hidden() };
     let t0 = Instant::now();
     *TRAFFIC_START.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::time::SystemTime::now());
-    let traffic = Traffic::start(&plan.flows, &names, t0, seed)?;
+    let traffic = Traffic::start(&plan.flows, &names, t0, l.scenario.simulation.seed)?;
     let mut samples: Vec<Sample> = Vec::with_capacity(samples_n + 1);
     let take = |time_s: f64, with_recoveries: bool| -> Result<Sample> {
         let mut s = Sample { time_s, flows: probe::flows(&traffic.counters, &mptcp_sources), ..Sample::default() };
@@ -158,12 +102,10 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let wall = t0.elapsed().as_secs_f64();
     progress.finish();
     traffic.stop()?;
-    delay.stop();
+    let lost = network.stop();
     drop(hosts);
-    let lost: Vec<u64> = delay.counters.iter().map(|c| c.lost.load(std::sync::atomic::Ordering::Relaxed)).collect();
-    drop(ends);
     drop(delack);
-    drop(namespaces);
+    drop(network);
     Ok(crate::outcome::assemble(l, &plan, &names, &samples, warm_index, &lost, wall))
 }
 
@@ -178,7 +120,6 @@ pub fn last_traffic_start_unix_s() -> Option<f64> {
     Some(t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs_f64())
 }
 
-/// Runs `f` on a thread that has entered namespace `ns`.
 /// `delayed_ack = "linux-delack-max"`: the receiver fix's sock_ops program attached for the
 /// receivers' namespaces during the run, detached when it ends, also after a failure (its
 /// pin folders are removed directly: the namespaces may be gone by then).
@@ -203,16 +144,6 @@ impl Drop for DelackMax {
             }
         }
     }
-}
-
-pub fn in_namespace<T: Send + 'static>(ns: &str, f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    let ns = ns.to_string();
-    std::thread::spawn(move || {
-        netns::enter(&ns)?;
-        f()
-    })
-    .join()
-    .unwrap_or_else(|_| fail("a namespace helper thread panicked"))
 }
 
 pub type Recoveries = BTreeMap<String, u64>;

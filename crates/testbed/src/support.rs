@@ -2,8 +2,9 @@
 //! honour on this kernel is an error that names the file, the field and why; nothing runs a
 //! scenario the testbed would have to change.
 
-use crate::{fail, Result};
-use pathpool_experiment::schema::{FlowKind, QueueSpec, TcpSpec, TcpTraffic, UdpPattern};
+use crate::Result;
+use pathpool_netlab::plan::{FlowNeeds, Paths};
+use pathpool_experiment::schema::{FlowKind, TcpSpec, TcpTraffic, UdpPattern};
 use pathpool_experiment::Loaded;
 use std::collections::BTreeMap;
 
@@ -12,7 +13,6 @@ const DEFAULT_ACK_SIZE: u64 = 40;
 /// IPv4 and TCP headers plus the timestamp option Linux sends on every segment.
 pub const TCP_HEADERS: u64 = 52;
 const MIN_PACKET: u64 = 576;
-const MIN_PROBE_INTERVAL_PS: u64 = 10_000_000_000;
 
 /// The TCP settings of a flow or of every subflow of a connection, as Linux takes them.
 #[derive(Clone, Debug)]
@@ -42,10 +42,10 @@ pub enum Checked {
     Udp { packet_size: u64, pattern: UdpPattern },
 }
 
-impl Checked {
+impl FlowNeeds for Checked {
     /// Attributes of the sender's route: Linux takes the initial window and the RTO floor
     /// per route.
-    pub fn route_attributes(&self) -> String {
+    fn route_attributes(&self) -> String {
         match self {
             Checked::Tcp { tcp, .. } | Checked::Mptcp { tcp, .. } => format!(" initcwnd {} rto_min {}ms", tcp.initial_window, tcp.min_rto_ms),
             Checked::Udp { .. } => String::new(),
@@ -56,24 +56,31 @@ impl Checked {
     /// `delayed_ack = false`, which puts every socket on that route, an MPTCP connection's
     /// subflows included, in quick-ACK mode for good (`tcp_in_quickack_mode`,
     /// net/ipv4/tcp_input.c: `dst_metric(dst, RTAX_QUICKACK)`): one ACK per segment.
-    pub fn receiver_route_attributes(&self) -> &'static str {
+    fn receiver_route_attributes(&self) -> &'static str {
         match self {
             Checked::Tcp { tcp, .. } | Checked::Mptcp { tcp, .. } if tcp.quickack => " quickack 1",
             _ => "",
         }
     }
 
-    /// Whether the receiver's namespace needs the `delack-max` program for this flow.
-    pub fn delack_max(&self) -> bool {
-        matches!(self, Checked::Mptcp { tcp, .. } if tcp.delack_max)
-    }
-
     /// SACK on (true) or off at the sender, for TCP-based flows.
-    pub fn sack(&self) -> Option<bool> {
+    fn sack(&self) -> Option<bool> {
         match self {
             Checked::Tcp { tcp, .. } | Checked::Mptcp { tcp, .. } => Some(tcp.sack),
             Checked::Udp { .. } => None,
         }
+    }
+
+    /// MPTCP's subflows leave from addresses of their own (the path manager's endpoints).
+    fn paths(&self) -> Paths {
+        Paths::BySource
+    }
+}
+
+impl Checked {
+    /// Whether the receiver's namespace needs the `delack-max` program for this flow.
+    pub fn delack_max(&self) -> bool {
+        matches!(self, Checked::Mptcp { tcp, .. } if tcp.delack_max)
     }
 }
 
@@ -85,25 +92,8 @@ pub fn available_congestion_controls() -> Vec<String> {
 /// Checks the scenario against what the testbed can honour; returns one `Checked` per flow
 /// of the topology (copies expanded), in topology order.
 pub fn check(l: &Loaded, kernel_ccs: &[String]) -> Result<Vec<Checked>> {
-    let file = &l.source.name;
     let src = &l.source;
-    if l.scenario.simulation.probe_interval < MIN_PROBE_INTERVAL_PS {
-        return fail(format!("{file}: simulation.probe_interval: the testbed samples real sockets and queues at most every 10ms"));
-    }
-    for link in &l.scenario.links {
-        if link.from.value == link.to.value {
-            return Err(crate::TestbedError(link.name.error(src, "the testbed cannot build a link from a node to itself").to_string()));
-        }
-        for (dir, what) in [(Some(&link.forward), ""), (link.reverse.as_ref(), ".reverse")] {
-            let Some(d) = dir else { continue };
-            let why = match d.queue {
-                QueueSpec::DropTail => continue,
-                QueueSpec::Red { .. } => "\"red\": this kernel has no RED queueing discipline (sch_red); use \"droptail\" on the testbed",
-                QueueSpec::RandomTailDrop { .. } => "\"random-tail-drop\" exists only in the simulator; use \"droptail\" on the testbed",
-            };
-            return Err(crate::TestbedError(src.error(&d.buffer.origin, &format!("links.{}{what}.queue", link.name.value), why).to_string()));
-        }
-    }
+    pathpool_netlab::plan::check_network(l)?;
     let mut recovery_at: BTreeMap<String, (bool, String)> = BTreeMap::new();
     let mut mptcp_at: BTreeMap<String, String> = BTreeMap::new();
     let mut checked = Vec::new();

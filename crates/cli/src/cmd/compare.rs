@@ -2,7 +2,9 @@
 //! on several backends side by side. Run K of every backend takes seed K; each run's output
 //! folder is DIR/BACKEND/run-K. Per summary key and backend: median, range and number of
 //! runs, and the median's relative error against the reference backend (compare.csv,
-//! report.md, compare.png).
+//! report.md, compare.png). FILE may be a folder: then every `*.toml` in it is compared
+//! the same way (`pathpool compare scenarios/fidelity --backends sim,linux,quic`), each under
+//! DIR/NAME/, with every case's table in DIR/report.md.
 
 use crate::error::CliError;
 use crate::outdir::OutDir;
@@ -13,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The backends `--backends` takes.
-const BACKENDS: [&str; 2] = ["sim", "linux"];
+const BACKENDS: [&str; 3] = crate::backends::NAMES;
 
 /// The keys compared by default (those every run has): the summary's headline figures and
 /// every flow's and connection's throughput.
@@ -21,9 +23,9 @@ const HEADLINE: [&str; 6] = ["total_throughput_mbps", "bottleneck_utilization", 
 
 #[derive(Args)]
 pub struct CompareArgs {
-    /// Scenario file (TOML; docs/scenarios.md).
+    /// Scenario file (TOML; docs/scenarios.md), or a folder of them (each compared in turn).
     pub file: PathBuf,
-    /// Backends to run it on, comma-separated: sim, linux (linux needs root).
+    /// Backends to run it on, comma-separated: sim, linux, quic (linux and quic need root).
     #[arg(long, value_name = "LIST", default_value = "sim,linux", value_delimiter = ',')]
     pub backends: Vec<String>,
     /// The backend the others' relative errors are taken against (default: linux if listed,
@@ -46,10 +48,7 @@ pub struct CompareArgs {
 }
 
 fn make(name: &str) -> Box<dyn Backend> {
-    match name {
-        "linux" => Box::new(pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() } }),
-        _ => Box::new(pathpool_scenario::Simulator { progress: false, capture: None }),
-    }
+    crate::backends::make(name, false, None)
 }
 
 fn overrides(args: &CompareArgs, seed: u32) -> Vec<String> {
@@ -72,41 +71,82 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         Some(r) => r.clone(),
         None => args.backends.iter().find(|b| *b == "linux").unwrap_or(&args.backends[0]).clone(),
     };
-    // Every backend checks the scenario before anything runs or any folder is made.
-    let loaded = pathpool_scenario::load(&args.file, &overrides(&args, 1)).map_err(|e| CliError::usage(e.to_string()))?;
-    for b in &args.backends {
-        make(b).check(&loaded).map_err(|e| CliError::usage(format!("--backends {b}: {e}")))?;
+    let files = scenario_files(&args.file)?;
+    // Every backend checks every scenario before anything runs or any folder is made.
+    for file in &files {
+        let loaded = pathpool_scenario::load(file, &overrides(&args, 1)).map_err(|e| CliError::usage(e.to_string()))?;
+        for b in &args.backends {
+            make(b).check(&loaded).map_err(|e| CliError::usage(format!("--backends {b}: {e}")))?;
+        }
     }
-    if args.backends.iter().any(|b| b == "linux") && !pathpool_testbed::is_root() {
-        return Err(CliError::usage("--backends linux needs root (it builds network namespaces, TUN devices and queues); run it as root"));
+    if let Some(b) = args.backends.iter().find(|b| crate::backends::real(b)).filter(|_| !pathpool_testbed::is_root()) {
+        return Err(CliError::usage(format!("--backends {b} needs root (it builds network namespaces, TUN devices and queues); run it as root")));
     }
-    let out = OutDir::create_reading("--out", &args.out, &[args.file.as_path()])?;
+    let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let out = OutDir::create_reading("--out", &args.out, &inputs)?;
+    let command = format!("pathpool compare {} --backends {} --repeats {}{}", args.file.display(), args.backends.join(","), args.repeats, args.set.iter().map(|s| format!(" --set {s}")).collect::<String>());
+    if !args.file.is_dir() {
+        let table = compare_file(&args, &files[0], out.path(), &reference, &command)?;
+        out.finish()?;
+        println!("{table}");
+        println!("wrote {}", args.out.display());
+        return Ok(());
+    }
+    let mut all = format!("# Scenarios of {} on several backends\n\n`{command}`\n\nPer scenario: median [min, max] (runs); \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median. Each scenario's runs, compare.csv and compare.png are under its name.\n", args.file.display());
+    for file in &files {
+        let name = file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned());
+        let dir = out.path().join(&name);
+        std::fs::create_dir_all(&dir)?;
+        eprintln!("compare: {name}");
+        let table = compare_file(&args, file, &dir, &reference, &command)?;
+        all.push_str(&format!("\n## {name}\n\n{table}"));
+        println!("{name}\n{table}");
+    }
+    std::fs::write(out.path().join("report.md"), all)?;
+    out.finish()?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// The scenario files `path` names: itself, or the `*.toml` files of a folder in name order.
+fn scenario_files(path: &Path) -> Result<Vec<PathBuf>, CliError> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let entries = std::fs::read_dir(path).map_err(|e| CliError::usage(format!("FILE: cannot read the folder '{}': {e}", path.display())))?;
+    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(CliError::usage(format!("FILE: the folder '{}' has no *.toml scenario files", path.display())));
+    }
+    Ok(files)
+}
+
+/// One scenario on every backend, its runs under `dir`; writes compare.csv, report.md and
+/// compare.png there and returns the table.
+fn compare_file(args: &CompareArgs, file: &Path, dir: &Path, reference: &str, command: &str) -> Result<String, CliError> {
     // Runs alternate between backends, so that a slow drift of the host touches all alike.
     let mut runs: BTreeMap<&str, Vec<BTreeMap<String, Value>>> = BTreeMap::new();
     for k in 1..=args.repeats {
-        let loaded = pathpool_scenario::load(&args.file, &overrides(&args, k)).map_err(|e| CliError::usage(e.to_string()))?;
+        let loaded = pathpool_scenario::load(file, &overrides(args, k)).map_err(|e| CliError::usage(e.to_string()))?;
         for b in &args.backends {
-            let dir = out.path().join(b).join(format!("run-{k}"));
-            std::fs::create_dir_all(&dir)?;
+            let run_dir = dir.join(b).join(format!("run-{k}"));
+            std::fs::create_dir_all(&run_dir)?;
             let outcome = make(b).run(&loaded).map_err(|e| match e {
                 RunError::Refused(m) => CliError::usage(m),
                 RunError::Failed(m) => CliError::runtime(format!("--backends {b}, run {k}: {m}")),
             })?;
-            let summary = pathpool_experiment::output::write_all(&dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", dir.display())))?;
+            let summary = pathpool_experiment::output::write_all(&run_dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", run_dir.display())))?;
             eprintln!("{b} run {k}/{}: done", args.repeats);
             runs.entry(b.as_str()).or_default().push(summary);
         }
     }
     let keys = keys(&args.keys, &runs)?;
-    let rows = rows(&keys, &args.backends, &reference, &runs);
-    let command = format!("pathpool compare {} --backends {} --repeats {}{}", args.file.display(), args.backends.join(","), args.repeats, args.set.iter().map(|s| format!(" --set {s}")).collect::<String>());
-    std::fs::write(out.path().join("compare.csv"), csv(&rows))?;
-    std::fs::write(out.path().join("report.md"), report(&rows, &reference, &command))?;
-    figure(&out.path().join("compare.png"), &keys, &args.backends, &reference, &runs).map_err(|e| CliError::runtime(e.to_string()))?;
-    out.finish()?;
-    println!("{}", table(&rows, &reference));
-    println!("wrote {}", args.out.display());
-    Ok(())
+    let rows = rows(&keys, &args.backends, reference, &runs);
+    std::fs::write(dir.join("compare.csv"), csv(&rows))?;
+    std::fs::write(dir.join("report.md"), report(&rows, reference, command))?;
+    figure(&dir.join("compare.png"), &keys, &args.backends, reference, &runs).map_err(|e| CliError::runtime(e.to_string()))?;
+    Ok(table(&rows, reference))
 }
 
 fn number(summary: &BTreeMap<String, Value>, key: &str) -> Option<f64> {

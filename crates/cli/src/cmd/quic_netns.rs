@@ -7,7 +7,7 @@
 //! The ends run as `pathpool quic send|recv` processes inside the namespaces, one receiver per
 //! flow: the multipath connection (a path per link) and `--competitors` single-path QUIC flows
 //! per link. Devices and qdiscs go with the namespaces, which are removed on success,
-//! on error and on Ctrl-C/SIGTERM (pathpool-testbed's `Namespaces`).
+//! on error and on Ctrl-C/SIGTERM (pathpool-netlab's `Namespaces`).
 
 use crate::cmd::quic::{write_run, Checked, Shape};
 use crate::cmd::quic_split::{read_report, PROBE};
@@ -16,9 +16,9 @@ use crate::outdir::OutDir;
 use clap::Args;
 use pathpool_quic::loopback::{Experiment, FlowReport, FlowSpec, LinkReport, LinkSpec, PathSpec, Report};
 use pathpool_quic::QuicCc;
-use pathpool_testbed::delay::{DelayElement, Direction};
-use pathpool_testbed::netns::{self, Namespaces};
-use pathpool_testbed::run::in_namespace;
+use pathpool_netlab::delay::{DelayElement, Direction};
+use pathpool_netlab::in_namespace;
+use pathpool_netlab::netns::{self, Namespaces};
 use std::sync::Arc;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -99,7 +99,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     if a.competitors > 4 {
         return Err(CliError::usage(format!("--competitors: expected at most 4 per link, got {}", a.competitors)));
     }
-    if !pathpool_testbed::is_root() {
+    if !pathpool_netlab::is_root() {
         return Err(CliError::usage("quic netns needs root (it creates network namespaces); `pathpool quic run` needs none"));
     }
     let out = OutDir::create("--out", &a.out)?;
@@ -122,7 +122,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         let (dc, ds) = (format!("q{k}c"), format!("q{k}s"));
         let open = |ns: &str, dev: &str| {
             let dev = dev.to_string();
-            in_namespace(ns, move || pathpool_testbed::tun::open(&dev).map(Arc::new)).map_err(|e| CliError::runtime(e.to_string()))
+            in_namespace(ns, move || pathpool_netlab::tun::open(&dev).map(Arc::new)).map_err(|e| CliError::runtime(e.to_string()))
         };
         let (fc, fs) = (open(&c, &dc)?, open(&s, &ds)?);
         // Shared: the one link also carries the second path's subnet, so the two paths are two

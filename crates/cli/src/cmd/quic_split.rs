@@ -55,7 +55,7 @@ pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
     let duration = crate::cmd::quic::seconds("--duration", crate::time_arg::parse("--duration", &a.duration)?)?;
     let cert_der = std::fs::read(&a.cert).map_err(|e| CliError::usage(format!("--cert: expected a readable certificate file, '{}': {e}", a.cert.display())))?;
     let out = OutDir::create("--out", &a.out)?;
-    let o = SendOptions { to: a.to, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
+    let o = SendOptions { to: a.to, from: None, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
     let report = loopback::send(&o).map_err(CliError::usage)?;
     std::fs::write(out.join("report.json"), serde_json::to_string(&to_json(&report)).map_err(|e| CliError::runtime(e.to_string()))?)?;
     out.finish()?;

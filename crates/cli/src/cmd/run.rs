@@ -1,4 +1,4 @@
-//! `pathpool run FILE.toml --out DIR [--backend sim|linux] [--seed S] [--set KEY=VALUE ...]`:
+//! `pathpool run FILE.toml --out DIR [--backend sim|linux|quic] [--seed S] [--set KEY=VALUE ...]`:
 //! runs one scenario on a backend; every backend writes the same files and keys.
 
 use crate::error::CliError;
@@ -28,10 +28,11 @@ pub struct RunArgs {
     /// that host would (docs/pcap.md; read them with `pathpool detect --pcap`). Simulator only.
     #[arg(long, value_name = "DIR")]
     pub pcap: Option<PathBuf>,
-    /// Where the scenario runs: `sim` (the simulator) or `linux` (real Linux in network
-    /// namespaces with the kernel's controllers, docs/testbed.md; needs root). A scenario the
-    /// backend cannot run is refused, naming the key.
-    #[arg(long, value_name = "NAME", default_value = "sim", value_parser = ["sim", "linux"])]
+    /// Where the scenario runs: `sim` (the simulator), `linux` (real Linux in network
+    /// namespaces with the kernel's controllers, docs/testbed.md; needs root) or `quic`
+    /// (multipath QUIC over noq on the same namespaces and links, docs/quic.md; needs root).
+    /// A scenario the backend cannot run is refused, naming the key.
+    #[arg(long, value_name = "NAME", default_value = "sim", value_parser = crate::backends::NAMES)]
     pub backend: String,
 }
 
@@ -55,14 +56,14 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         RunError::Failed(m) => CliError::runtime(m),
     };
     // Checked before any output folder is made.
-    let probe: Box<dyn Backend> = backend(&args.backend, None);
+    let probe: Box<dyn Backend> = crate::backends::make(&args.backend, true, None);
     probe.check(&loaded).map_err(refused)?;
-    if args.backend == "linux" && !pathpool_testbed::is_root() {
-        return Err(CliError::usage("--backend linux needs root (it builds network namespaces, TUN devices and queues); run it as root"));
+    if crate::backends::real(&args.backend) && !pathpool_testbed::is_root() {
+        return Err(CliError::usage(format!("--backend {} needs root (it builds network namespaces, TUN devices and queues); run it as root", args.backend)));
     }
     let out = OutDir::create_reading("--out", &args.out, &[args.file.as_path()])?;
     let pcap = args.pcap.as_ref().map(|dir| OutDir::create_reading("--pcap", dir, &[args.file.as_path()])).transpose()?;
-    let outcome = backend(&args.backend, pcap.as_ref().map(|p| p.path().to_path_buf())).run(&loaded).map_err(refused)?;
+    let outcome = crate::backends::make(&args.backend, true, pcap.as_ref().map(|p| p.path().to_path_buf())).run(&loaded).map_err(refused)?;
     let summary = pathpool_experiment::output::write_all(out.path(), &outcome)
         .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.target().display())))?;
     if let Some(pcap) = pcap {
@@ -88,13 +89,4 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     // A closed stdout (`| head`) must not turn a finished run into a failure.
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())
-}
-
-/// The backend `--backend NAME` names (one of clap's accepted values), with a progress bar;
-/// `capture`: the simulator's pcap folder.
-fn backend(name: &str, capture: Option<PathBuf>) -> Box<dyn Backend> {
-    match name {
-        "linux" => Box::new(pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: true, capture: None, host_captures: Vec::new() } }),
-        _ => Box::new(pathpool_scenario::Simulator { progress: true, capture }),
-    }
 }

@@ -22,6 +22,8 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 pub struct SendOptions {
     /// One address per path; the first carries the handshake. All reach one receiver.
     pub to: Vec<SocketAddr>,
+    /// The local address to send from (None: any, the kernel's choice per destination).
+    pub from: Option<IpAddr>,
     pub cc: QuicCc,
     /// The receiver's certificate (DER), to trust.
     pub cert_der: Vec<u8>,
@@ -45,7 +47,7 @@ pub fn send(o: &SendOptions) -> Result<Report, String> {
         let factory = CoupledFactory::new(o.cc);
         factory.record_sbd_inputs(super::RECORD_INPUTS);
         let cfg = client_config(&o.cert_der, factory.clone())?;
-        let ep = Endpoint::client(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0)).map_err(|e| format!("client endpoint: {e}"))?;
+        let ep = Endpoint::client(SocketAddr::new(o.from.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)), 0)).map_err(|e| format!("client endpoint: {e}"))?;
         let state = FlowState::new();
         let start = tokio::time::Instant::now();
         let deadline = start + o.duration;
@@ -67,7 +69,12 @@ pub fn send(o: &SendOptions) -> Result<Report, String> {
         while !task.is_finished() {
             let t = tick.tick().await;
             times.push((t - start).as_secs_f64());
-            probe_paths(&mut fr, &factory.snapshot());
+            let snap = factory.snapshot();
+            probe_paths(&mut fr, &snap);
+            // What each path carried: the bytes acknowledged on it (its controller counts them).
+            for (k, col) in fr.path_bytes.iter_mut().enumerate() {
+                col.push(snap.iter().find(|s| s.slot == k).map_or(col.last().copied().unwrap_or(0), |s| s.acked_bytes));
+            }
         }
         let _ = task.await;
         fr.sent_bytes = state.sent.load(Ordering::Relaxed);

@@ -51,7 +51,7 @@ pub fn open(name: &str) -> Result<File> {
         .write(true)
         .custom_flags(libc::O_NONBLOCK)
         .open("/dev/net/tun")
-        .map_err(|e| crate::TestbedError(format!("cannot open /dev/net/tun: {e}")))?;
+        .map_err(|e| crate::NetlabError(format!("cannot open /dev/net/tun: {e}")))?;
     let mut req = IfReqFlags { name: ifname(name)?, flags: IFF_TUN | IFF_NO_PI, _pad: [0; 22] };
     // SAFETY: req is a valid, properly sized struct ifreq for TUNSETIFF.
     if unsafe { libc::ioctl(file.as_raw_fd(), TUNSETIFF, &mut req) } != 0 {

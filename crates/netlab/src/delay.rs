@@ -63,7 +63,7 @@ pub struct DelayElement {
 }
 
 /// Reading of a clock (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...) in ns.
-pub(crate) fn clock_ns(clock: libc::clockid_t) -> u64 {
+pub fn clock_ns(clock: libc::clockid_t) -> u64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: ts is a valid timespec to write into.
     unsafe { libc::clock_gettime(clock, &mut ts) };

@@ -59,8 +59,8 @@ pub fn batch(program: &str, ns: &str, lines: &[String]) -> Result<()> {
         Err(e) => return fail(format!("cannot run {program}: {e} (the testbed needs iproute2's ip and tc)")),
     };
     let text = lines.join("\n") + "\n";
-    child.stdin.take().expect("stdin was piped").write_all(text.as_bytes()).map_err(|e| crate::TestbedError(format!("{program} -batch: {e}")))?;
-    let out = child.wait_with_output().map_err(|e| crate::TestbedError(format!("{program} -batch: {e}")))?;
+    child.stdin.take().expect("stdin was piped").write_all(text.as_bytes()).map_err(|e| crate::NetlabError(format!("{program} -batch: {e}")))?;
+    let out = child.wait_with_output().map_err(|e| crate::NetlabError(format!("{program} -batch: {e}")))?;
     if !out.status.success() {
         return fail(format!("`{program} -n {ns} -batch` failed: {}\ncommands:\n{text}", String::from_utf8_lossy(&out.stderr).trim()));
     }
@@ -115,7 +115,7 @@ impl Drop for Namespaces {
 /// belong there; other threads are unaffected).
 pub fn enter(name: &str) -> Result<()> {
     let path = format!("{NETNS_DIR}/{name}");
-    let file = File::open(&path).map_err(|e| crate::TestbedError(format!("cannot open {path}: {e}")))?;
+    let file = File::open(&path).map_err(|e| crate::NetlabError(format!("cannot open {path}: {e}")))?;
     // SAFETY: the fd is valid for the duration of the call; setns changes only this thread.
     let rc = unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) };
     if rc != 0 {

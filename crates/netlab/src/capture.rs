@@ -51,11 +51,11 @@ pub struct Capture {
 
 impl Capture {
     pub fn create(path: &Path) -> crate::Result<Capture> {
-        let file = File::create(path).map_err(|e| crate::TestbedError(format!("--capture: creating '{}': {e}", path.display())))?;
+        let file = File::create(path).map_err(|e| crate::NetlabError(format!("--capture: creating '{}': {e}", path.display())))?;
         // The header's snaplen stays at its 65535 default although records keep SNAPLEN bytes:
         // some readers reject a record whose original length exceeds the header's snaplen.
         let header = PcapHeader { datalink: DataLink::RAW, ts_resolution: TsResolution::NanoSecond, ..PcapHeader::default() };
-        let mut writer = PcapWriter::with_header(BufWriter::new(file), header).map_err(|e| crate::TestbedError(format!("--capture: '{}': {e}", path.display())))?;
+        let mut writer = PcapWriter::with_header(BufWriter::new(file), header).map_err(|e| crate::NetlabError(format!("--capture: '{}': {e}", path.display())))?;
         let (sender, records) = sync_channel::<Record>(BACKLOG);
         let failed = Arc::new(AtomicU64::new(0));
         let writer_failed = failed.clone();
@@ -82,7 +82,7 @@ impl Capture {
                     }
                 }
             })
-            .map_err(|e| crate::TestbedError(format!("--capture: starting the writer of '{}': {e}", path.display())))?;
+            .map_err(|e| crate::NetlabError(format!("--capture: starting the writer of '{}': {e}", path.display())))?;
         Ok(Capture { path: path.to_path_buf(), sender: Some(sender), writer: Some(writer), failed })
     }
 
