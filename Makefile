@@ -130,6 +130,12 @@ bench: build
 
 # Memory over a simulated hour of MP and of S with 1000 flows (BENCHMARKS.md, "Memory over
 # long runs"): writes its table into BENCHMARKS.md; fails if a heap leaves its 5 % band.
+# What the Linux-host model (the default) costs per packet against idealised hosts
+# (BENCHMARKS.md, "Linux hosts against idealised hosts"; wants an idle machine).
+.PHONY: bench-hosts
+bench-hosts: build
+	python3 -m scripts.bench_hosts --bin $(BIN) --runs 5
+
 .PHONY: bench-long
 bench-long: deps
 	$(CARGO) build --release --locked -p pathpool-sim --example bench

@@ -14,8 +14,8 @@ pub struct Pipe {
     /// In flight, due times non-decreasing.
     in_flight: Ring<InFlight>,
     /// A sender's send jitter (jitter.rs): each packet's delay grows by a random amount,
-    /// kept in FIFO order.
-    jitter: Option<Box<Jitter>>,
+    /// kept in FIFO order; held in the pipe itself (a boxed one cost a pointer chase per packet).
+    jitter: Option<Jitter>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -30,12 +30,15 @@ struct InFlight {
 
 impl Pipe {
     pub fn new(delay: Time) -> Self {
-        Pipe { delay, in_flight: Ring::with_capacity(64), jitter: None }
+        // Small at first: the ring doubles to what the pipe holds at its fullest, and a pipe
+        // that holds a packet or two (a sender's jitter, a host's latency) then cycles through
+        // a few cache lines instead of 64 slots' worth.
+        Pipe { delay, in_flight: Ring::with_capacity(4), jitter: None }
     }
 
     /// A zero-delay pipe that holds each packet for a random time (jitter.rs).
     pub fn with_jitter(jitter: Jitter) -> Self {
-        Pipe { jitter: Some(Box::new(jitter)), ..Pipe::new(0) }
+        Pipe { jitter: Some(jitter), ..Pipe::new(0) }
     }
 
     pub fn delay(&self) -> Time {
@@ -53,7 +56,7 @@ impl Pipe {
     #[inline(always)]
     pub fn admit(&mut self, id: PacketId, next_element: u32, enter: Time, me: u32, events: &mut EventQueue) -> bool {
         let mut due = enter + self.delay;
-        if let Some(j) = self.jitter.as_deref_mut() {
+        if let Some(j) = self.jitter.as_mut() {
             due = (due + j.draw()).max(self.in_flight.back().map_or(0, |l| l.due));
         }
         match self.in_flight.back() {

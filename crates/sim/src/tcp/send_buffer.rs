@@ -135,8 +135,9 @@ impl SendBuffer {
     /// Whether the next ACK is due more than min(SRTT/2, 1 ms) from now: the oldest
     /// unacknowledged segment's send time plus SRTT (`tcp_tso_should_defer`'s "If next ACK
     /// is likely to come too late"). With nothing in flight there is no ACK to wait for.
-    fn ack_due_late(&self, now: Time, srtt: Option<Time>) -> bool {
-        let (Some(&sent), Some(srtt)) = (self.send_times.front(), srtt) else { return true };
+    fn ack_due_late(&self, now: Time, srtt: impl FnOnce() -> Option<Time>) -> bool {
+        let Some(&sent) = self.send_times.front() else { return true };
+        let Some(srtt) = srtt() else { return true };
         let threshold = (srtt / 2).min(DEFER_ONLY_WITHIN);
         (sent + srtt).saturating_sub(now) > threshold
     }
@@ -147,8 +148,8 @@ impl SendBuffer {
     /// (`tcp_tso_should_defer`, net/ipv4/tcp_output.c): the last transmission was over 1 ms
     /// ago, or the room is at least a third of the window (`with_linux_6_18` decides
     /// otherwise: `may_leave_6_18`). A split skb's first part has no PSH (`tso_fragment`); the rest
-    /// keeps it. `srtt`: the sender's smoothed RTT, if it has one.
-    pub fn may_leave(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: Option<Time>) -> Option<bool> {
+    /// keeps it. `srtt`: the sender's smoothed RTT, if it has one (asked only when needed).
+    pub fn may_leave(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: impl FnOnce() -> Option<Time>) -> Option<bool> {
         if self.linux_6_18 {
             return self.may_leave_6_18(seq, room, window, now, srtt);
         }
@@ -164,7 +165,7 @@ impl SendBuffer {
     /// PSH, and takes the next skb's if it ate all of it); an skb of one segment leaves; a
     /// longer one leaves unless `tcp_tso_should_defer` defers it, and then at most the
     /// quota of it (`tcp_mss_split_point`), the first part without PSH (`tso_fragment`).
-    fn may_leave_6_18(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: Option<Time>) -> Option<bool> {
+    fn may_leave_6_18(&mut self, seq: u64, room: u64, window: u64, now: Time, srtt: impl FnOnce() -> Option<Time>) -> Option<bool> {
         if seq < self.chunk_end {
             return Some(seq + 1 == self.skb_end);
         }
@@ -241,7 +242,7 @@ mod tests {
         }
         let rest = b.rest_of_skb(next);
         // Without the next-ACK rule the SRTT plays no part.
-        let due_now = None;
+        let due_now = || None;
         // Room for all of its skb but one segment, in a window of 20: it waits for the next ACK...
         assert_eq!(b.may_leave(next, rest - 1, 20, 10 * ms + ms / 2, due_now), None);
         // ...unless the last send was over a millisecond ago: its first part leaves, no PSH.
@@ -266,20 +267,20 @@ mod tests {
         }
         let now = 39 * ms + 9 * ms / 10;
         // Segment 0's ACK is due at 40 ms, 0.1 ms from now: the skb waits for it.
-        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(40 * ms)), None);
+        assert_eq!(b.may_leave(next, size - 1, 20, now, || Some(40 * ms)), None);
         // With an SRTT of 41.5 ms it is due 1.6 ms from now: the part that fits leaves...
-        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(41 * ms + ms / 2)), Some(false));
+        assert_eq!(b.may_leave(next, size - 1, 20, now, || Some(41 * ms + ms / 2)), Some(false));
         // ...where the kernels before October 2025 wait.
         b.linux_6_18 = false;
-        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(41 * ms + ms / 2)), None);
+        assert_eq!(b.may_leave(next, size - 1, 20, now, || Some(41 * ms + ms / 2)), None);
         b.linux_6_18 = true;
         // Once segment 0 is acknowledged the next ACK is segment 1's, due an SRTT after
         // 39.5 ms.
         b.on_cumulative_ack(1);
-        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(40 * ms)), Some(false));
+        assert_eq!(b.may_leave(next, size - 1, 20, now, || Some(40 * ms)), Some(false));
         // Nothing in flight: no ACK to wait for.
         b.on_cumulative_ack(next);
-        assert_eq!(b.may_leave(next, size - 1, 20, now, Some(40 * ms)), Some(false));
+        assert_eq!(b.may_leave(next, size - 1, 20, now, || Some(40 * ms)), Some(false));
     }
 
     #[test]
@@ -293,7 +294,7 @@ mod tests {
             b.on_send(seq, 10 * ms);
         }
         let size = b.rest_of_skb(next);
-        let srtt = Some(0);
+        let srtt = || Some(0);
         assert_eq!(b.may_leave(next, 1, 20, 10 * ms, srtt), None);
         // Once the last send is over 1 ms old, its first segment leaves without PSH.
         assert_eq!(b.may_leave(next, 1, 20, 11 * ms + 1, srtt), Some(false));

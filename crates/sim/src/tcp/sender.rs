@@ -582,8 +582,9 @@ impl TcpSender {
     #[inline(never)]
     fn skb_may_leave(&mut self, flight: u64, window: u64, now: Time) -> Option<bool> {
         let b = self.send_buffer.as_mut()?;
-        let srtt = self.rtt.srtt().map(crate::time::from_nanos);
-        b.may_leave(self.snd_nxt, window - flight, window, now, srtt)
+        // The SRTT is read (and rounded) only when Linux 6.18 would defer: most calls do not.
+        let rtt = &self.rtt;
+        b.may_leave(self.snd_nxt, window - flight, window, now, || rtt.srtt().map(crate::time::from_nanos))
     }
 
     #[inline(never)]
