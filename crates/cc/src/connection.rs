@@ -281,7 +281,7 @@ impl<A: CongestionControl> Connection<A> {
         self.note_window_change(sf, floor_before);
     }
 
-    /// See `MultipathController::set_srtt`. Like an RTT sample, it leaves LIA's alpha cache
+    /// See `Controller::set_srtt`. Like an RTT sample, it leaves LIA's alpha cache
     /// alone (algorithms.md: alpha is not recomputed on RTT changes alone).
     pub fn set_srtt(&mut self, sf: usize, srtt: SmoothedRtt) {
         let s = &mut self.paths[sf];
@@ -439,5 +439,3 @@ impl<A: CongestionControl> Connection<A> {
         A::ssthresh_after_congestion(self, CongestionEvent { sf, set, flight, min })
     }
 }
-
-crate::interface::forward_multipath!([A: CongestionControl] Connection<A>);
