@@ -50,6 +50,9 @@ pub(crate) struct Connection {
     /// The subflows have Linux's send buffers (`TcpFlowConfig::linux_send_buffer`, the same
     /// for all): the scheduler is Linux's (`DataSender::pick_linux`).
     pub(crate) linux_buffers: bool,
+    /// A subflow's read-time ACK ignores the connection's out-of-order data
+    /// (`TcpFlowConfig::subflow_read_alone`).
+    pub(crate) read_alone: bool,
     /// Bit k: subflow k's last ACK found connection data waiting (`FlowOwner::new_data_coming`).
     pub(crate) new_data_coming: u64,
     /// Bit k: the controller has not yet been given subflow k's coupling set as it is now
@@ -178,7 +181,7 @@ impl FlowOwner for Subflow<'_> {
             conn.rx.on_segment(dsn, p.size_bytes);
         }
         let empty = conn.rx.nothing_out_of_order();
-        let memory = ConnectionMemory { empty, emptied: gap_before && empty };
+        let memory = ConnectionMemory { empty: empty || conn.read_alone, emptied: gap_before && empty };
         let Some(sbd) = &mut conn.sbd else { return Some(memory) };
         if p.flags & FLAG_MP_TIMESTAMP != 0 {
             if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {

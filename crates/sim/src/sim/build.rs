@@ -133,7 +133,6 @@ impl Simulation {
         let mut receiver_element = TcpReceiver::new(flow, rev, cfg.ack_bytes, cfg.recovery == Recovery::Sack, delack);
         receiver_element.owd_log = cfg.log_delays.then(Vec::new);
         receiver_element.read_ack = cfg.linux_receiver;
-        receiver_element.read_alone = cfg.subflow_read_alone;
         receiver_element.read_lowat = cfg.read_lowat_segments;
         self.push(if mptcp { Element::SubflowReceiver(receiver_element) } else { Element::TcpReceiver(receiver_element) });
         self.events.schedule(cfg.start.max(self.now), sender, EventKind::TcpWake);

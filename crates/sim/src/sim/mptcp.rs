@@ -63,6 +63,7 @@ impl Simulation {
             sbd,
             delivered_at_mark: 0,
             linux_buffers: cfg.tcp.linux_send_buffer,
+            read_alone: cfg.tcp.subflow_read_alone,
             new_data_coming: 0,
             coupling_unsent: SubflowSet::all(n).0,
             may_have_room: SubflowSet::all(n).0,

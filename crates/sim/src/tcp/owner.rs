@@ -19,7 +19,8 @@ use crate::time::Time;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ConnectionMemory {
     /// Nothing out of order at the data level: Linux lets a subflow send its read-time ACK
-    /// only then (`mptcp_subflow_could_cleanup`, net/mptcp/protocol.c).
+    /// only then (`mptcp_subflow_could_cleanup`, net/mptcp/protocol.c). Always true where
+    /// the subflow reads alone (`TcpFlowConfig::subflow_read_alone`).
     pub empty: bool,
     /// This segment filled the last data-level gap.
     pub emptied: bool,

@@ -42,9 +42,6 @@ pub struct TcpReceiver {
     timer: LazyTimer,
     /// Linux's read-time ACK (`TcpFlowConfig::linux_receiver`; `read_now`).
     pub(crate) read_ack: bool,
-    /// A subflow's read-time ACK ignores the connection's out-of-order data
-    /// (`TcpFlowConfig::subflow_read_alone`).
-    pub(crate) read_alone: bool,
     /// A plain TCP flow's application reads only once this many in-order segments wait
     /// (SO_RCVLOWAT, `TcpFlowConfig::read_lowat_segments`); `unread` counts them.
     pub(crate) read_lowat: u32,
@@ -73,7 +70,6 @@ impl TcpReceiver {
             last_echo_valid: false,
             timer: LazyTimer::new(EventKind::DelayedAck),
             read_ack: false,
-            read_alone: false,
             read_lowat: 0,
             unread: 0,
             pushed: false,
@@ -98,7 +94,7 @@ impl TcpReceiver {
         let p = *ctx.pool.get(id);
         // A plain TCP flow's application reads every in-order segment at once, emptying its
         // receive memory, unless it waits for a low-water mark (below).
-        let mut memory_empty = self.owner_data(&p, ctx, owner).is_none_or(|empty| empty || self.read_alone);
+        let mut memory_empty = self.owner_data(&p, ctx, owner).unwrap_or(true);
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
             log.push(OwdSample { sent: p.ts, received: ctx.now, retransmission: p.flags & FLAG_RETRANSMIT != 0 });
