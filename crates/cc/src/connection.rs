@@ -101,6 +101,11 @@ pub struct Connection<A: CongestionControl> {
     /// Bottleneck groups for coupling per group (`set_groups`); empty: per coupling set.
     groups: Vec<SubflowSet>,
     pub(crate) shared: A::Shared,
+    /// The usable paths, and the paths with an RTT estimate (`PathState::srtt` is `Some`),
+    /// kept as each path changes, so that a coupling set costs a few bit operations per ACK
+    /// instead of a look at every path (`coupling_set`).
+    usable: SubflowSet,
+    with_rtt: SubflowSet,
 }
 
 /// Replaces values a caller should not send (NaN, negative) by 0.
@@ -135,6 +140,8 @@ impl<A: CongestionControl> Connection<A> {
             coupling: vec![SubflowSet::all(n_paths); n_paths],
             groups: Vec::new(),
             shared: A::Shared::default(),
+            usable: SubflowSet::all(n_paths),
+            with_rtt: SubflowSet::empty(),
             algo,
             window,
         })
@@ -159,6 +166,7 @@ impl<A: CongestionControl> Connection<A> {
     /// Established subflows take part in coupling; a subflow is usable from the start.
     pub fn set_usable(&mut self, sf: usize, usable: bool) {
         self.paths[sf].usable = usable;
+        self.usable = if usable { self.usable.with(sf) } else { self.usable.without(sf) };
         A::invalidate(&mut self.shared);
     }
 
@@ -168,18 +176,21 @@ impl<A: CongestionControl> Connection<A> {
     /// inherit the old path's window or RTT. Coupling sets are kept.
     pub fn reset_path(&mut self, sf: usize) {
         self.paths[sf] = PathState::new(&self.window, self.algo.new_path());
+        self.usable = self.usable.with(sf);
+        self.note_rtt(sf);
         A::invalidate(&mut self.shared);
     }
 
     /// The usable subflows.
     pub fn usable(&self) -> SubflowSet {
-        let mut s = SubflowSet::empty();
-        for (i, f) in self.paths.iter().enumerate() {
-            if f.usable {
-                s = s.with(i);
-            }
-        }
-        s
+        self.usable
+    }
+
+    /// Path `sf`'s RTT estimate changed: whether it has one now.
+    #[inline]
+    fn note_rtt(&mut self, sf: usize) {
+        let has = self.paths[sf].srtt().is_some();
+        self.with_rtt = if has { self.with_rtt.with(sf) } else { self.with_rtt.without(sf) };
     }
 
     pub fn set_coupling(&mut self, sf: usize, coupling: SubflowSet) {
@@ -245,11 +256,16 @@ impl<A: CongestionControl> Connection<A> {
         let floor_before = self.paths[sf].cwnd.floor();
         let s = &mut self.paths[sf];
         if let Some(rtt) = ack.rtt_sample {
-            if !s.rtt_from_transport {
+            let own_estimate = !s.rtt_from_transport;
+            if own_estimate {
                 s.rtt.on_sample(rtt);
             }
             A::on_rtt_sample(&mut s.algo, rtt);
+            if own_estimate {
+                self.note_rtt(sf);
+            }
         }
+        let s = &mut self.paths[sf];
         if acked > 0.0 {
             s.in_timeout_streak = false;
             A::on_acked(&mut s.algo, acked);
@@ -281,12 +297,13 @@ impl<A: CongestionControl> Connection<A> {
         self.note_window_change(sf, floor_before);
     }
 
-    /// See `MultipathController::set_srtt`. Like an RTT sample, it leaves LIA's alpha cache
+    /// See `Controller::set_srtt`. Like an RTT sample, it leaves LIA's alpha cache
     /// alone (algorithms.md: alpha is not recomputed on RTT changes alone).
     pub fn set_srtt(&mut self, sf: usize, srtt: SmoothedRtt) {
         let s = &mut self.paths[sf];
         s.rtt = srtt;
         s.rtt_from_transport = true;
+        self.note_rtt(sf);
     }
 
     pub fn on_round_end(&mut self, sf: usize, now: Nanos) {
@@ -380,19 +397,14 @@ impl<A: CongestionControl> Connection<A> {
 
     /// The paths `sf`'s coupled formulas run over: the usable members of `coupling` that
     /// have an RTT estimate, always including `sf` itself (algorithms.md §0.2, §7.5).
+    #[inline]
     pub(crate) fn coupling_set(&self, sf: usize, coupling: SubflowSet) -> SubflowSet {
         let me = SubflowSet::single(sf);
-        if self.paths[sf].srtt().is_none() {
+        if !self.with_rtt.contains(sf) {
             return me;
         }
-        let mut set = me;
-        for i in coupling.intersect(SubflowSet::all(self.paths.len())).iter() {
-            let f = &self.paths[i];
-            if f.usable && f.srtt().is_some() {
-                set = set.with(i);
-            }
-        }
-        set
+        let members = coupling.intersect(SubflowSet::all(self.paths.len())).intersect(self.usable).intersect(self.with_rtt);
+        SubflowSet(me.0 | members.0)
     }
 
     /// `coupling_set` over the groups set for `sf`.
@@ -439,5 +451,3 @@ impl<A: CongestionControl> Connection<A> {
         A::ssthresh_after_congestion(self, CongestionEvent { sf, set, flight, min })
     }
 }
-
-crate::interface::forward_multipath!([A: CongestionControl] Connection<A>);

@@ -162,7 +162,10 @@ impl Controller {
         each!(&self.inner, c => c.srtt(sf))
     }
 
-    /// See `MultipathController::set_srtt`.
+    /// The transport's own smoothed RTT of `sf` (the estimator it keeps for its RTO): from
+    /// the first call on, the controller reads this instead of smoothing the samples handed
+    /// in with ACKs, so the path has one RTT estimator, the transport's (as a kernel
+    /// controller reads `tp->srtt_us`). A caller without an estimator never calls it.
     #[inline]
     pub fn set_srtt(&mut self, sf: usize, srtt: SmoothedRtt) {
         each!(&mut self.inner, c => c.set_srtt(sf, srtt))
@@ -190,5 +193,3 @@ impl Controller {
         }
     }
 }
-
-crate::interface::forward_multipath!([] Controller);

@@ -2,9 +2,9 @@
 //! events (ACK, loss, timeout, ECN, end of an RTT round) come in with the time as an
 //! argument, windows come out. No I/O, no clock reads, no allocation after construction.
 //!
-//! A single-path flow is a connection with one path. [`MultipathController`] is the interface
-//! a transport drives (per path: [`PathController`]); [`Connection`] implements it for one
-//! algorithm (statically dispatched), [`Controller`] for an algorithm named at run time. Each
+//! A single-path flow is a connection with one path. A transport drives a [`Controller`] (an
+//! algorithm named at run time) or a [`Connection`] (one algorithm, statically dispatched),
+//! one per connection with the path as an index. Each
 //! algorithm is a [`CongestionControl`] in its own file with its own per-path state and
 //! parameters. Multipath algorithms couple the increase (and for BALIA / FULLY COUPLED the
 //! decrease) over an explicit [`SubflowSet`] the connection holds per path, so that shared
@@ -45,7 +45,7 @@ pub use connection::{CongestionControl, CongestionEvent, Connection};
 pub use controller::Controller;
 pub use cubic::{Cubic, CubicParams, CubicRules};
 pub use fully_coupled::FullyCoupled;
-pub use interface::{AckInfo, MultipathController, PathController, PathRef, Signal};
+pub use interface::{AckInfo, Signal};
 pub use lia::Lia;
 pub use linked_increases::LinkedIncreases;
 pub use olia::{Olia, OliaBestPath};

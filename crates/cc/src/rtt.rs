@@ -131,7 +131,7 @@ impl RttEstimator {
         self.srtt.nanos()
     }
 
-    /// The SRTT part, as a controller reads it (`MultipathController::set_srtt`).
+    /// The SRTT part, as a controller reads it (`Controller::set_srtt`).
     pub fn smoothed(&self) -> SmoothedRtt {
         self.srtt
     }

@@ -20,8 +20,12 @@ pub(crate) enum Element {
     Pipe(Pipe),
     Loss(RandomLoss),
     ScriptedLoss(ScriptedLoss),
+    /// The endpoints of a plain TCP flow (its application owns them).
     TcpSender(TcpSender),
     TcpReceiver(TcpReceiver),
+    /// The endpoints of an MPTCP subflow: its connection owns them (`crate::tcp::FlowOwner`).
+    SubflowSender(TcpSender),
+    SubflowReceiver(TcpReceiver),
     UdpSource(UdpSource),
     UdpSink(UdpSink),
 }
@@ -31,5 +35,21 @@ impl Element {
     /// simulation itself.
     pub fn is_network(&self) -> bool {
         matches!(self, Element::Queue(_) | Element::Pipe(_) | Element::Loss(_) | Element::ScriptedLoss(_))
+    }
+
+    /// A TCP sender, whoever owns it.
+    pub fn tcp_sender(&self) -> Option<&TcpSender> {
+        match self {
+            Element::TcpSender(s) | Element::SubflowSender(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A TCP receiver, whoever owns it.
+    pub fn tcp_receiver(&self) -> Option<&TcpReceiver> {
+        match self {
+            Element::TcpReceiver(r) | Element::SubflowReceiver(r) => Some(r),
+            _ => None,
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! MPTCP connections in the simulation: each connection's state (its subflows, data sender
-//! and receiver, detector) and what the subflow endpoints ask it while they act (how far a
-//! subflow may send new data, the option of a data segment, data delivered, the ACK's
-//! option, the coupling before an ACK: `crate::tcp::FlowOwner`). Building connections, the
-//! scheduler the event loop runs after a subflow sender acted, and the results are in
-//! `crate::sim::mptcp`.
+//! and receiver, detector) and the connection as the owner of a subflow's endpoints
+//! (`Subflow`, a `crate::tcp::FlowOwner`): how far a subflow may send new data, the option
+//! of a data segment, data delivered, the ACK's option, the coupling before an ACK, and the
+//! scheduler after a subflow sender acted (`scheduler.rs`). Building connections and the
+//! results are in `crate::sim::mptcp`.
 //!
 //! A connection is n TCP subflows (each a sender/receiver pair on its own routes, with its
 //! own sequence space and loss recovery) sharing one `pathpool_cc::Controller` with n
@@ -15,7 +15,8 @@ use pathpool_cc::Controller;
 use super::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
 use super::receiver::{DataReceiver, SbdReceiver};
 use super::sender::{AckShape, DataSender};
-use crate::element::FlowId;
+use crate::ctx::Ctx;
+use crate::element::{Element, FlowId};
 use crate::packet::{Packet, FLAG_ECHO_VALID, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP};
 use crate::tcp::{ConnectionMemory, FlowOwner, TcpSender};
 use crate::time::Time;
@@ -41,12 +42,25 @@ pub(crate) struct Connection {
     /// The subflows' receiver elements.
     pub(crate) receivers: Vec<u32>,
     pub(crate) flows: Vec<u32>,
-    pub(crate) controller: u32,
     pub(crate) start: Time,
     pub(crate) data: DataSender,
     pub(crate) rx: DataReceiver,
     pub(crate) sbd: Option<SbdReceiver>,
     pub(crate) delivered_at_mark: u64,
+    /// The subflows have Linux's send buffers (`TcpFlowConfig::linux_send_buffer`, the same
+    /// for all): the scheduler is Linux's (`DataSender::pick_linux`).
+    pub(crate) linux_buffers: bool,
+    /// A subflow's read-time ACK ignores the connection's out-of-order data
+    /// (`TcpFlowConfig::subflow_read_alone`).
+    pub(crate) read_alone: bool,
+    /// Bit k: subflow k's last ACK found connection data waiting (`FlowOwner::new_data_coming`).
+    pub(crate) new_data_coming: u64,
+    /// Bit k: the controller has not yet been given subflow k's coupling set as it is now
+    /// (it gets it before k's next ACK, `before_ack`).
+    pub(crate) coupling_unsent: u64,
+    /// Bit k: subflow k may have window room for new data; every other subflow has none
+    /// (scheduler.rs).
+    pub(crate) may_have_room: u64,
 }
 
 /// Every MPTCP connection, and which (connection, subflow) each flow id is.
@@ -69,76 +83,133 @@ impl MptcpLayer {
     }
 }
 
-/// The connection is what its subflows' endpoints ask while they act (`crate::tcp::FlowOwner`).
-impl FlowOwner for MptcpLayer {
+/// The other elements of the simulation while one subflow sender acts: the scheduler reaches
+/// its sibling subflows' senders through them.
+pub(crate) struct Siblings<'a> {
+    /// Elements below and above the acting sender, which is element `me`.
+    pub below: &'a mut [Element],
+    pub above: &'a mut [Element],
+    pub me: u32,
+}
+
+impl Siblings<'_> {
+    /// The sender at element `el` (not `me`).
+    pub fn sender(&mut self, el: u32) -> &mut TcpSender {
+        let e = if el < self.me { &mut self.below[el as usize] } else { &mut self.above[(el - self.me - 1) as usize] };
+        match e {
+            Element::SubflowSender(s) => s,
+            _ => unreachable!("element {el} is not a subflow sender"),
+        }
+    }
+}
+
+/// Subflow `k` of connection `conn` as the owner of its endpoints. `siblings` only while
+/// its sender handles an ACK or event: then the connection acts after it (the scheduler).
+pub(crate) struct Subflow<'a> {
+    pub conn: &'a mut Connection,
+    pub k: usize,
+    pub siblings: Option<Siblings<'a>>,
+}
+
+/// The connection is what its subflows' endpoints ask while they act.
+impl FlowOwner for Subflow<'_> {
     #[inline]
-    fn data_limit(&self, flow: u32) -> u64 {
-        let (c, k) = self.locate(flow);
-        self.conns[c].data.maps[k].end()
+    fn data_limit(&self) -> Option<u64> {
+        Some(self.conn.data.maps[self.k].end())
     }
 
     #[inline]
-    fn data_option(&mut self, flow: u32, retransmit: bool, now: Time) -> Option<[u8; 4]> {
-        let (c, k) = self.locate(flow);
-        let conn = &mut self.conns[c];
+    fn new_data_coming(&self) -> bool {
+        self.conn.new_data_coming & (1 << self.k) != 0
+    }
+
+    #[inline]
+    fn data_option(&mut self, retransmit: bool, now: Time) -> Option<[u8; 4]> {
+        let conn = &mut *self.conn;
         conn.sbd.as_ref()?;
         let since_start = now - conn.start;
         if retransmit {
-            conn.data.on_loss(k, since_start);
+            conn.data.on_loss(self.k, since_start);
         }
         let time_us = (since_start / 1_000_000 % TIMESTAMP_MODULUS as u64) as u32;
         Some(SbdOption::Timestamp(MpTimestamp { time_us, loss: retransmit }).packet_bytes())
     }
 
+    /// Before subflow sender `s` handles ACK `p`: decisions and RTT samples for the
+    /// coupling, and the coupling set this ACK's increase runs over (handed to the
+    /// controller only when it changed: it keeps it).
+    #[inline]
+    fn before_ack(&mut self, s: &TcpSender, ctl: &mut Controller, p: &Packet, now: Time) {
+        let k = self.k;
+        if p.flags & FLAG_MP_GROUP != 0 {
+            self.group_option(p, now);
+        }
+        let conn = &mut *self.conn;
+        if p.flags & FLAG_ECHO_VALID != 0 && p.seq > s.snd_una() {
+            let acked = AckShape { segments: p.seq - s.snd_una(), in_order: p.sack_count() == 0 };
+            if conn.data.on_rtt(k, now - conn.start, now - p.ts, acked) {
+                conn.coupling_unsent = u64::MAX;
+            }
+        }
+        if conn.coupling_unsent & (1 << k) != 0 {
+            ctl.set_coupling(s.subflow, conn.data.coupling[k]);
+            conn.coupling_unsent &= !(1 << k);
+        }
+        if conn.data.groups_changed {
+            ctl.set_groups(&conn.data.groups);
+            conn.data.groups_changed = false;
+        }
+        if conn.data.window_open() {
+            conn.new_data_coming |= 1 << k;
+        } else {
+            conn.new_data_coming &= !(1 << k);
+        }
+    }
+
+    #[inline]
+    fn after_sender(&mut self, s: &mut TcpSender, ctx: &mut Ctx, ctl: &mut Controller) {
+        if self.siblings.is_some() {
+            self.schedule(s, ctx, ctl);
+        }
+    }
+
     #[inline(never)]
-    fn on_data(&mut self, p: &Packet, now: Time) -> ConnectionMemory {
-        let (c, k) = self.locate(p.flow);
-        let conn = &mut self.conns[c];
+    fn on_data(&mut self, p: &Packet, now: Time) -> Option<ConnectionMemory> {
+        let (conn, k) = (&mut *self.conn, self.k);
         let gap_before = !conn.rx.nothing_out_of_order();
         if let Some(dsn) = conn.data.maps[k].get(p.seq) {
             conn.rx.on_segment(dsn, p.size_bytes);
         }
         let empty = conn.rx.nothing_out_of_order();
-        let memory = ConnectionMemory { empty, emptied: gap_before && empty };
-        let Some(sbd) = &mut conn.sbd else { return memory };
+        let memory = ConnectionMemory { empty: empty || conn.read_alone, emptied: gap_before && empty };
+        let Some(sbd) = &mut conn.sbd else { return Some(memory) };
         if p.flags & FLAG_MP_TIMESTAMP != 0 {
             if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
                 sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
             }
         }
-        memory
+        Some(memory)
     }
 
-    fn subflow_receivers(&self, flow: u32) -> &[u32] {
-        &self.conns[self.locate(flow).0].receivers
+    fn subflow_receivers(&self) -> &[u32] {
+        &self.conn.receivers
     }
 
     #[inline(never)]
-    fn ack_option(&mut self, flow: u32) -> Option<[u8; 4]> {
-        let (c, _) = self.locate(flow);
-        Some(self.conns[c].sbd.as_mut()?.next_group_option()?.packet_bytes())
+    fn ack_option(&mut self) -> Option<[u8; 4]> {
+        Some(self.conn.sbd.as_mut()?.next_group_option()?.packet_bytes())
     }
+}
 
-    /// Before subflow sender `s` handles ACK `p`: decisions and RTT samples for the
-    /// coupling, and the coupling set this ACK's increase runs over.
+impl Subflow<'_> {
+    /// An ACK carrying an MP_GROUP option: the decision for the coupling.
     #[inline(never)]
-    fn before_ack(&mut self, s: &mut TcpSender, ctl: &mut Controller, p: &Packet, now: Time) {
-        let (c, k) = self.locate(p.flow);
-        let conn = &mut self.conns[c];
-        if p.flags & FLAG_MP_GROUP != 0 {
-            if let Ok(SbdOption::Group(g)) = SbdOption::from_packet_bytes(true, p.mp_option) {
-                conn.data.on_group(g, now - conn.start);
+    fn group_option(&mut self, p: &Packet, now: Time) {
+        let conn = &mut *self.conn;
+        if let Ok(SbdOption::Group(g)) = SbdOption::from_packet_bytes(true, p.mp_option) {
+            if conn.data.on_group(g, now - conn.start) {
+                conn.coupling_unsent = u64::MAX;
             }
         }
-        if p.flags & FLAG_ECHO_VALID != 0 && p.seq > s.snd_una() {
-            let acked = AckShape { segments: p.seq - s.snd_una(), in_order: p.sack_count() == 0 };
-            conn.data.on_rtt(k, now - conn.start, now - p.ts, acked);
-        }
-        ctl.set_coupling(s.subflow, conn.data.coupling[k]);
-        if conn.data.groups_changed {
-            ctl.set_groups(&conn.data.groups);
-            conn.data.groups_changed = false;
-        }
-        s.set_connection_has_data(conn.data.window_open());
     }
 }

@@ -7,6 +7,7 @@ pub(crate) mod engine;
 pub mod options;
 mod pairwise;
 pub(crate) mod receiver;
+mod scheduler;
 pub(crate) mod sender;
 mod verify;
 

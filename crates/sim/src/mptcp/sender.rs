@@ -317,6 +317,20 @@ impl DataSender {
         }
     }
 
+    /// Maps the next `count` segments of data to subflow `k`, the only subflow with window
+    /// room, while the receive window is unlimited: what `count` calls of `pick` would choose
+    /// (each finds `k`, the only candidate) and map, without searching each time.
+    pub fn grant(&mut self, k: usize, count: u64) {
+        debug_assert!(self.receive_buffer.is_none());
+        for _ in 0..count {
+            self.maps[k].push(self.dsn_next);
+            self.dsn_next += 1;
+        }
+        if count > 0 && self.scheduler == Scheduler::RoundRobin {
+            self.rr_next = (k + 1) % self.maps.len();
+        }
+    }
+
     /// Linux's scheduler where subflows have Linux's send buffers (`mptcp_subflow_get_send`
     /// and `__subflow_push_pending`, net/mptcp/protocol.c): the subflow whose queue would
     /// drain soonest, its queued segments over its rate (cwnd / SRTT; Linux divides
@@ -347,25 +361,29 @@ impl DataSender {
         Some(best)
     }
 
-    /// A decision arrived on an ACK at `since_start`.
-    pub fn on_group(&mut self, g: MpGroup, since_start: Time) {
+    /// A decision arrived on an ACK at `since_start`; true when the coupling sets were
+    /// computed again.
+    pub fn on_group(&mut self, g: MpGroup, since_start: Time) -> bool {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_group(g, since_start) {
                 s.coupling_sets(&mut self.coupling, &mut self.groups);
                 // Only a pairwise connection has groups; others never call set_groups.
                 self.groups_changed |= !self.groups.is_empty();
+                return true;
             }
         }
+        false
     }
 
     /// An RTT sample of subflow `sf` (TR-LIA's detector input, and MPTCP-SBD's verifier's),
-    /// taken on an ACK of shape `acked`.
-    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) {
+    /// taken on an ACK of shape `acked`; true when the coupling sets were computed again.
+    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
         if let Coupler::Sbd(s) = &mut self.coupler {
             if s.on_rtt(sf, since_start, rtt, acked) {
                 s.coupling_sets(&mut self.coupling, &mut self.groups);
                 // Only a pairwise connection has groups; others never call set_groups.
                 self.groups_changed |= !self.groups.is_empty();
+                return true;
             }
         }
         if let Coupler::Tr(t) = &mut self.coupler {
@@ -375,8 +393,10 @@ impl DataSender {
                 for (i, c) in self.coupling.iter_mut().enumerate() {
                     *c = if coupled { SubflowSet::all(n) } else { SubflowSet::single(i) };
                 }
+                return true;
             }
         }
+        false
     }
 
     /// Subflow `sf` retransmitted a segment (the verifier's loss input).

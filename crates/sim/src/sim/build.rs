@@ -21,7 +21,7 @@ use crate::udp::{UdpConfig, UdpSink, UdpSource};
 impl Simulation {
     fn push(&mut self, e: Element) -> ElementId {
         let conn = match &e {
-            Element::TcpSender(s) => s.conn,
+            Element::TcpSender(s) | Element::SubflowSender(s) => s.conn,
             _ => u32::MAX,
         };
         self.controller_of.push(conn);
@@ -106,7 +106,7 @@ impl Simulation {
         self.check_route("tcp flow fwd route", &cfg.fwd)?;
         self.check_route("tcp flow rev route", &cfg.rev)?;
         let conn = self.add_controller(cfg.cc, cfg.cc_config.clone(), 1);
-        Ok(self.add_tcp_endpoints(&cfg, conn, 0)?.0)
+        Ok(self.add_tcp_endpoints(&cfg, conn, 0, false)?.0)
     }
 
     pub(crate) fn add_controller(&mut self, cc: pathpool_cc::Algorithm, cfg: pathpool_cc::CcConfig, n: usize) -> u32 {
@@ -115,8 +115,9 @@ impl Simulation {
     }
 
     /// The sender and receiver of subflow `subflow` of controller `conn`, as a flow; returns
-    /// (flow, sender element, receiver element).
-    pub(crate) fn add_tcp_endpoints(&mut self, cfg: &TcpFlowConfig, conn: u32, subflow: usize) -> Result<(FlowId, u32, u32), ConfigError> {
+    /// (flow, sender element, receiver element). `mptcp`: the endpoints of an MPTCP subflow,
+    /// owned by their connection (`Element::SubflowSender`); else a plain TCP flow's.
+    pub(crate) fn add_tcp_endpoints(&mut self, cfg: &TcpFlowConfig, conn: u32, subflow: usize, mptcp: bool) -> Result<(FlowId, u32, u32), ConfigError> {
         let flow = self.flows.len() as u32;
         let sender = self.elements.len() as u32;
         let receiver = sender + 1;
@@ -127,14 +128,13 @@ impl Simulation {
             let buffer = SendBuffer::new(Rng::for_stream(self.seed, stream::SEND_BUFFER | sender as u64));
             tcp_sender.set_send_buffer(buffer.with_linux_6_18(cfg.linux_6_18));
         }
-        self.push(Element::TcpSender(tcp_sender));
+        self.push(if mptcp { Element::SubflowSender(tcp_sender) } else { Element::TcpSender(tcp_sender) });
         let delack = cfg.delayed_ack;
         let mut receiver_element = TcpReceiver::new(flow, rev, cfg.ack_bytes, cfg.recovery == Recovery::Sack, delack);
         receiver_element.owd_log = cfg.log_delays.then(Vec::new);
         receiver_element.read_ack = cfg.linux_receiver;
-        receiver_element.read_alone = cfg.subflow_read_alone;
         receiver_element.read_lowat = cfg.read_lowat_segments;
-        self.push(Element::TcpReceiver(receiver_element));
+        self.push(if mptcp { Element::SubflowReceiver(receiver_element) } else { Element::TcpReceiver(receiver_element) });
         self.events.schedule(cfg.start.max(self.now), sender, EventKind::TcpWake);
         if let Some(stop) = cfg.stop {
             self.events.schedule(stop.max(self.now), sender, EventKind::TcpStop);

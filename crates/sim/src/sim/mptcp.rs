@@ -1,16 +1,17 @@
 //! MPTCP connections in the simulation (`crate::mptcp::engine` holds their state): building
-//! them, the results, and the scheduler the event loop runs after a subflow sender acted.
+//! them, the results, and a subflow sender's call with its connection as its owner.
 
-use pathpool_cc::{Algorithm, CcConfig, MinSsthresh};
+use pathpool_cc::{Algorithm, CcConfig, Controller, MinSsthresh, SubflowSet};
 
 use super::Simulation;
 use crate::ctx::Ctx;
 use crate::element::{Element, FlowId};
 use crate::error::ConfigError;
 use crate::mptcp::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
-use crate::mptcp::engine::{Connection, MptcpId, MptcpStats};
+use crate::mptcp::engine::{Connection, MptcpId, MptcpStats, Siblings, Subflow};
 use crate::mptcp::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
 use crate::mptcp::sender::{Coupler, DataSender};
+use crate::tcp::TcpSender;
 
 impl Simulation {
     /// An MPTCP connection from one sender host to one receiver host over `cfg.subflows`.
@@ -39,13 +40,7 @@ impl Simulation {
             let mut tcp = cfg.tcp.clone();
             tcp.fwd = sf.fwd.clone();
             tcp.rev = sf.rev.clone();
-            let (flow, sender, receiver) = self.add_tcp_endpoints(&tcp, controller, k)?;
-            if let Element::TcpSender(s) = &mut self.elements[sender as usize] {
-                s.make_subflow();
-            }
-            if let Element::TcpReceiver(r) = &mut self.elements[receiver as usize] {
-                r.subflow = true;
-            }
+            let (flow, sender, receiver) = self.add_tcp_endpoints(&tcp, controller, k, true)?;
             if self.mptcp.of_flow.len() <= flow.0 as usize {
                 self.mptcp.of_flow.resize(flow.0 as usize + 1, None);
             }
@@ -62,12 +57,16 @@ impl Simulation {
             senders,
             receivers,
             flows,
-            controller,
             start: cfg.tcp.start.max(self.now()),
             data: DataSender::new(n, cfg.cc, cfg.scheduler, cfg.receive_buffer),
             rx: DataReceiver::new(),
             sbd,
             delivered_at_mark: 0,
+            linux_buffers: cfg.tcp.linux_send_buffer,
+            read_alone: cfg.tcp.subflow_read_alone,
+            new_data_coming: 0,
+            coupling_unsent: SubflowSet::all(n).0,
+            may_have_room: SubflowSet::all(n).0,
         });
         debug_assert!(n <= MAX_SUBFLOWS);
         Ok(MptcpId(c))
@@ -145,66 +144,19 @@ impl Simulation {
         (conn.rx.delivered_segments, conn.rx.rcv_nxt())
     }
 
-    // ---- the scheduler ----------------------------------------------------------------------
-
-    /// After subflow sender `el` handled an ACK or an event: the DSN mapping trimmed, and
-    /// the scheduler run. It runs here, at the connection level, because one subflow's ACK can
-    /// give data to another (as Linux's MPTCP scheduler runs on the connection after an ACK).
-    #[inline(never)]
-    pub(crate) fn mptcp_after_sender(&mut self, el: u32) {
-        let Element::TcpSender(s) = &self.elements[el as usize] else { return };
-        let (flow, snd_una) = (s.flow(), s.snd_una());
-        let (c, k) = self.mptcp.locate(flow);
-        self.mptcp.conns[c].data.maps[k].trim(snd_una);
-        self.schedule(c);
-    }
-
-    /// Maps connection data to subflows with window room, as the scheduler picks (each
-    /// subflow then sends below its map's end: `FlowOwner::data_limit`), and lets them send.
-    fn schedule(&mut self, c: usize) {
-        let conn = &mut self.mptcp.conns[c];
-        let ctl = &self.controllers[conn.controller as usize];
-        let n = conn.senders.len();
-        let mut room = [0u64; MAX_SUBFLOWS];
-        let mut srtt = [None; MAX_SUBFLOWS];
-        let mut queued = [0u64; MAX_SUBFLOWS];
-        let mut cwnd = [0f64; MAX_SUBFLOWS];
-        let mut linux_buffers = false;
-        for k in 0..n {
-            if let Element::TcpSender(s) = &self.elements[conn.senders[k] as usize] {
-                room[k] = s.new_data_room(ctl, conn.data.maps[k].end());
-                srtt[k] = s.srtt();
-                if s.has_send_buffer() {
-                    linux_buffers = true;
-                    queued[k] = conn.data.maps[k].queued();
-                    cwnd[k] = if s.is_active() { s.effective_cwnd(ctl) } else { 0.0 };
-                }
-            }
-        }
-        let mut touched = 0u32;
-        while conn.data.window_open() {
-            let pick = if linux_buffers {
-                conn.data.pick_linux(&room[..n], &queued[..n], &cwnd[..n], &srtt[..n])
-            } else {
-                conn.data.pick(&room[..n], &srtt[..n])
-            };
-            let Some(k) = pick else { break };
-            conn.data.maps[k].push(conn.data.dsn_next);
-            conn.data.dsn_next += 1;
-            room[k] -= 1;
-            queued[k] += 1;
-            touched |= 1 << k;
-        }
-        for k in 0..n {
-            if touched & (1 << k) == 0 {
-                continue;
-            }
-            let conn = &self.mptcp.conns[c];
-            let el = conn.senders[k];
-            let ctl = &mut self.controllers[conn.controller as usize];
-            let Element::TcpSender(s) = &mut self.elements[el as usize] else { continue };
-            let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
-            s.pump(&mut ctx, ctl, &mut self.mptcp);
-        }
+    /// Runs `act` on subflow sender `el` with its connection as its owner
+    /// (`crate::mptcp::engine::Subflow`), which reaches the connection's other senders
+    /// through the rest of the elements.
+    #[inline(always)]
+    pub(crate) fn with_subflow_sender(&mut self, el: u32, act: impl FnOnce(&mut TcpSender, &mut Ctx, &mut Controller, &mut Subflow)) {
+        let (below, rest) = self.elements.split_at_mut(el as usize);
+        let Some((Element::SubflowSender(s), above)) = rest.split_first_mut() else {
+            unreachable!("element {el} is not a subflow sender")
+        };
+        let (c, k) = self.mptcp.locate(s.flow());
+        let ctl = &mut self.controllers[s.conn as usize];
+        let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
+        let mut owner = Subflow { conn: &mut self.mptcp.conns[c], k, siblings: Some(Siblings { below, above, me: el }) };
+        act(s, &mut ctx, ctl, &mut owner);
     }
 }

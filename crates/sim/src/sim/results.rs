@@ -13,8 +13,7 @@ impl Simulation {
     pub(super) fn flow_snapshot(&self, f: usize) -> FlowSnapshot {
         match self.flows[f] {
             FlowEntry::Tcp { sender, receiver } => {
-                let (Element::TcpSender(s), Element::TcpReceiver(r)) =
-                    (&self.elements[sender as usize], &self.elements[receiver as usize])
+                let (Some(s), Some(r)) = (self.elements[sender as usize].tcp_sender(), self.elements[receiver as usize].tcp_receiver())
                 else {
                     unreachable!()
                 };
@@ -54,10 +53,7 @@ impl Simulation {
 
     fn sender(&self, f: usize) -> Option<&TcpSender> {
         match self.flows[f] {
-            FlowEntry::Tcp { sender, .. } => match &self.elements[sender as usize] {
-                Element::TcpSender(s) => Some(s),
-                _ => None,
-            },
+            FlowEntry::Tcp { sender, .. } => self.elements[sender as usize].tcp_sender(),
             FlowEntry::Udp { .. } => None,
         }
     }
@@ -67,7 +63,7 @@ impl Simulation {
         let FlowEntry::Tcp { receiver, .. } = self.flows[f.0 as usize] else {
             return None;
         };
-        let Element::TcpReceiver(r) = &self.elements[receiver as usize] else {
+        let Some(r) = self.elements[receiver as usize].tcp_receiver() else {
             return None;
         };
         Some(crate::tcp::DelayLog { owd: r.owd_log.clone()?, rtt: self.sender(f.0 as usize)?.rtt_log.clone()? })

@@ -5,6 +5,8 @@ use super::{Simulation, SIM_TARGET};
 use crate::ctx::Ctx;
 use crate::element::Element;
 use crate::event::{Event, EventKind};
+use crate::mptcp::engine::Subflow;
+use crate::tcp::Application;
 use crate::packet::PacketId;
 use crate::time::{Time, PS_PER_SEC};
 
@@ -41,21 +43,21 @@ impl Simulation {
             return;
         }
         let me = ev.target;
-        let mut subflow_event = false;
-        let mut ctx = Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
+        macro_rules! ctx {
+            () => {
+                Ctx { now: self.now, me, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox }
+            };
+        }
         match (&mut self.elements[me as usize], ev.kind) {
             (Element::TcpSender(s), kind) => {
                 let ctl = &mut self.controllers[s.conn as usize];
-                s.on_event(kind, &mut ctx, ctl, &mut self.mptcp);
-                subflow_event = s.is_subflow();
+                s.on_event(kind, &mut ctx!(), ctl, &mut Application);
             }
-            (Element::TcpReceiver(r), EventKind::DelayedAck) => r.on_timer(&mut ctx),
-            (Element::TcpReceiver(r), EventKind::ConnectionRead) => r.on_connection_read(&mut ctx),
-            (Element::UdpSource(u), EventKind::UdpSend) => u.on_event(&mut ctx),
+            (Element::SubflowSender(_), kind) => self.with_subflow_sender(me, |s, ctx, ctl, owner| s.on_event(kind, ctx, ctl, owner)),
+            (Element::TcpReceiver(r) | Element::SubflowReceiver(r), EventKind::DelayedAck) => r.on_timer(&mut ctx!()),
+            (Element::TcpReceiver(r) | Element::SubflowReceiver(r), EventKind::ConnectionRead) => r.on_connection_read(&mut ctx!()),
+            (Element::UdpSource(u), EventKind::UdpSend) => u.on_event(&mut ctx!()),
             (_, kind) => unreachable!("event {kind:?} for element {me} of another kind"),
-        }
-        if subflow_event {
-            self.mptcp_after_sender(me);
         }
     }
 
@@ -109,7 +111,6 @@ impl Simulation {
     /// does, instead of after the packet's route and hop were read.
     #[inline(always)]
     fn forward_to(&mut self, id: PacketId, el: u32) {
-        let mut subflow_ack = None;
         let mut departure = None;
         {
             let p = self.pool.get_mut(id);
@@ -153,23 +154,23 @@ impl Simulation {
                         self.pool.free(id);
                     }
                 }
-                Element::TcpReceiver(r) => r.on_data(id, &mut ctx!(), &mut self.mptcp),
+                Element::TcpReceiver(r) => r.on_data(id, &mut ctx!(), &mut Application),
+                Element::SubflowReceiver(r) => {
+                    let (c, k) = self.mptcp.locate(r.flow());
+                    let mut owner = Subflow { conn: &mut self.mptcp.conns[c], k, siblings: None };
+                    r.on_data(id, &mut ctx!(), &mut owner);
+                }
                 Element::TcpSender(s) => {
                     let ctl = &mut self.controllers[s.conn as usize];
-                    if s.is_subflow() {
-                        subflow_ack = Some(el);
-                    }
-                    s.on_ack(id, &mut ctx!(), ctl, &mut self.mptcp);
+                    s.on_ack(id, &mut ctx!(), ctl, &mut Application);
                 }
+                Element::SubflowSender(_) => self.with_subflow_sender(el, |s, ctx, ctl, owner| s.on_ack(id, ctx, ctl, owner)),
                 Element::UdpSink(k) => k.on_packet(id, &mut ctx!()),
                 Element::UdpSource(_) => unreachable!("routes never lead into a source"),
             }
         }
         if let Some((start, end)) = departure {
             self.after_queue(id, end, start);
-        }
-        if let Some(el) = subflow_ack {
-            self.mptcp_after_sender(el);
         }
     }
 

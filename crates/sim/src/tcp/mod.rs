@@ -12,7 +12,7 @@ mod timer;
 
 pub use config::{Recovery, TcpFlowConfig, TcpTraffic};
 pub use delay_log::{DelayLog, OwdSample, RttSample};
-pub(crate) use owner::{ConnectionMemory, FlowOwner};
+pub(crate) use owner::{Application, ConnectionMemory, FlowOwner};
 pub use receiver::{ReceiverCounters, TcpReceiver};
 pub use sender::{Phase, SenderCounters, TcpSender};
 pub(crate) use send_buffer::SendBuffer;

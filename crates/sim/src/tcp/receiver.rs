@@ -40,14 +40,8 @@ pub struct TcpReceiver {
     last_ts: Time,
     last_echo_valid: bool,
     timer: LazyTimer,
-    /// Receiving end of an MPTCP subflow: the owner (its connection) reassembles the data and
-    /// may put an option on the ACK.
-    pub(crate) subflow: bool,
     /// Linux's read-time ACK (`TcpFlowConfig::linux_receiver`; `read_now`).
     pub(crate) read_ack: bool,
-    /// A subflow's read-time ACK ignores the connection's out-of-order data
-    /// (`TcpFlowConfig::subflow_read_alone`).
-    pub(crate) read_alone: bool,
     /// A plain TCP flow's application reads only once this many in-order segments wait
     /// (SO_RCVLOWAT, `TcpFlowConfig::read_lowat_segments`); `unread` counts them.
     pub(crate) read_lowat: u32,
@@ -75,9 +69,7 @@ impl TcpReceiver {
             last_ts: 0,
             last_echo_valid: false,
             timer: LazyTimer::new(EventKind::DelayedAck),
-            subflow: false,
             read_ack: false,
-            read_alone: false,
             read_lowat: 0,
             unread: 0,
             pushed: false,
@@ -86,19 +78,23 @@ impl TcpReceiver {
         }
     }
 
+    pub fn flow(&self) -> u32 {
+        self.flow
+    }
+
     /// Next segment expected.
     pub fn rcv_nxt(&self) -> u64 {
         self.rcv_nxt
     }
 
-    /// Handles a data segment; the packet is turned into the ACK (or freed). A subflow tells
-    /// its owner of the data and asks it for the ACK's option.
+    /// Handles a data segment; the packet is turned into the ACK (or freed). The owner learns
+    /// of the data (an MPTCP connection reassembles it) and gives the ACK's option.
     #[inline]
     pub(crate) fn on_data(&mut self, id: PacketId, ctx: &mut Ctx, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
         // A plain TCP flow's application reads every in-order segment at once, emptying its
         // receive memory, unless it waits for a low-water mark (below).
-        let mut memory_empty = !self.subflow || self.subflow_data(&p, ctx, owner) || self.read_alone;
+        let mut memory_empty = self.owner_data(&p, ctx, owner).unwrap_or(true);
         self.counters.received_packets += 1;
         if let Some(log) = &mut self.owd_log {
             log.push(OwdSample { sent: p.ts, received: ctx.now, retransmission: p.flags & FLAG_RETRANSMIT != 0 });
@@ -140,7 +136,7 @@ impl TcpReceiver {
                 return;
             }
         }
-        let option = if self.subflow { owner.ack_option(self.flow) } else { None };
+        let option = owner.ack_option();
         self.turn_into_ack(id, ctx, option);
     }
 
@@ -182,20 +178,21 @@ impl TcpReceiver {
         }
     }
 
-    /// A subflow's data reaches its connection; returns whether the connection's memory is
-    /// empty after the read. The read that empties it lets every subflow holding a pushed
-    /// segment ACK it (mptcp_cleanup_rbuf, net/mptcp/protocol.c, runs over all).
-    #[inline(never)]
-    fn subflow_data(&mut self, p: &Packet, ctx: &mut Ctx, owner: &mut impl FlowOwner) -> bool {
-        let memory = owner.on_data(p, ctx.now);
+    /// The data reaches the owner; for an MPTCP subflow, returns whether the connection's
+    /// memory is empty after the read (`None`: the flow's own application reads it). The
+    /// read that empties it lets every subflow holding a pushed segment ACK it
+    /// (mptcp_cleanup_rbuf, net/mptcp/protocol.c, runs over all).
+    #[inline(always)]
+    fn owner_data(&mut self, p: &Packet, ctx: &mut Ctx, owner: &mut impl FlowOwner) -> Option<bool> {
+        let memory = owner.on_data(p, ctx.now)?;
         if memory.emptied && self.read_ack {
-            for &r in owner.subflow_receivers(self.flow) {
+            for &r in owner.subflow_receivers() {
                 if r != ctx.me {
                     ctx.events.schedule(ctx.now, r, EventKind::ConnectionRead);
                 }
             }
         }
-        memory.empty
+        Some(memory.empty)
     }
 
     /// The delayed-ACK timer event.

@@ -101,12 +101,6 @@ pub struct TcpSender {
     round_end: u64,
     cwnd_limited: bool,
     last_cwnd: f64,
-    /// MPTCP subflow: the connection (its `FlowOwner`) says how far it may send new data
-    /// and gives each data segment its option (a plain TCP flow: the application decides).
-    mptcp_subflow: bool,
-    /// MPTCP subflow: the connection has data to grant beyond what this subflow holds, so
-    /// new data is available for NextSeg rule (2) once the scheduler runs.
-    connection_has_data: bool,
     pub counters: SenderCounters,
     pub(crate) rtt_log: Option<Vec<super::RttSample>>,
 }
@@ -149,8 +143,6 @@ impl TcpSender {
             round_end: 0,
             cwnd_limited: true,
             last_cwnd: cfg.cc_config.initial_cwnd,
-            mptcp_subflow: false,
-            connection_has_data: false,
             counters: SenderCounters::default(),
             rtt_log: cfg.log_delays.then(Vec::new),
         }
@@ -213,16 +205,15 @@ impl TcpSender {
             EventKind::TcpRto => self.on_rto_event(ctx, ctl, owner),
             _ => {}
         }
+        owner.after_sender(self, ctx, ctl);
     }
 
-    /// Handles an ACK (and frees it). A subflow first lets its owner read the ACK and set
-    /// its coupling.
+    /// Handles an ACK (and frees it). The owner reads the ACK first (an MPTCP connection
+    /// sets the subflow's coupling) and acts last.
     #[inline]
     pub(crate) fn on_ack(&mut self, id: PacketId, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         let p = *ctx.pool.get(id);
-        if self.is_subflow() {
-            owner.before_ack(self, ctl, &p, ctx.now);
-        }
+        owner.before_ack(self, ctl, &p, ctx.now);
         ctx.pool.free(id);
         debug_assert_eq!(p.kind, PacketKind::TcpAck);
         self.counters.acks_received += 1;
@@ -313,6 +304,7 @@ impl TcpSender {
         }
         let cwnd = self.try_send(ctx, ctl, owner);
         self.account_cwnd(ctx.now, cwnd);
+        owner.after_sender(self, ctx, ctl);
     }
 
     fn on_dupack(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
@@ -409,8 +401,8 @@ impl TcpSender {
         if !self.active {
             return self.high_sent;
         }
-        if self.mptcp_subflow {
-            return owner.data_limit(self.flow);
+        if let Some(limit) = owner.data_limit() {
+            return limit;
         }
         match self.traffic {
             TcpTraffic::Bulk | TcpTraffic::Bytes(_) => self.total_segments,
@@ -488,7 +480,7 @@ impl TcpSender {
                 self.cwnd_limited = true;
                 return;
             }
-            match self.next_seg(lost_below, limit) {
+            match self.next_seg(lost_below, limit, owner.new_data_coming()) {
                 Some(Next::Again(s)) => self.transmit(s, true, false, ctx, owner),
                 Some(Next::Retransmit(s)) => {
                     self.transmit(s, true, false, ctx, owner);
@@ -541,8 +533,9 @@ impl TcpSender {
         (not_lost + retransmitted).saturating_sub(lost_again)
     }
 
-    /// RFC 6675 §4 NextSeg.
-    fn next_seg(&self, lost_below: u64, limit: u64) -> Option<Next> {
+    /// RFC 6675 §4 NextSeg; `new_data_coming`: the owner will give new data after this ACK
+    /// (`FlowOwner::new_data_coming`).
+    fn next_seg(&self, lost_below: u64, limit: u64, new_data_coming: bool) -> Option<Next> {
         // (0) a retransmission found lost (RFC 8985 §6.2), before anything else
         if let Some(s) = self.rack.as_deref().and_then(LostRetransmits::next) {
             return Some(Next::Again(s));
@@ -565,7 +558,6 @@ impl TcpSender {
         // (4) one rescue retransmission per recovery: the highest un-SACKed segment. Rule (4)
         // is for a sender without new data; an MPTCP subflow whose connection still has data
         // gets it from the scheduler after this ACK, so rule (2) applies instead.
-        let new_data_coming = self.mptcp_subflow && self.connection_has_data;
         if self.phase == Phase::FastRecovery && !self.rescue_done && !new_data_coming && self.snd_una < self.high_sent {
             let mut s = self.high_sent - 1;
             while s > self.snd_una && self.scoreboard.contains(s) {
@@ -612,11 +604,9 @@ impl TcpSender {
         p.flags = if retransmit { FLAG_RETRANSMIT } else { 0 } | if push { FLAG_PUSH } else { 0 };
         p.size_bytes = self.mss_bytes;
         p.flow = self.flow;
-        if self.mptcp_subflow {
-            if let Some(bytes) = owner.data_option(self.flow, retransmit, ctx.now) {
-                p.flags |= FLAG_MP_TIMESTAMP;
-                p.mp_option = bytes;
-            }
+        if let Some(bytes) = owner.data_option(retransmit, ctx.now) {
+            p.flags |= FLAG_MP_TIMESTAMP;
+            p.mp_option = bytes;
         }
         ctx.send_new(p);
         if let Some(b) = self.send_buffer.as_deref_mut() {
@@ -648,20 +638,6 @@ impl TcpSender {
 
 /// The hooks a multipath connection drives its subflows with (crate::mptcp).
 impl TcpSender {
-    /// Makes this sender an MPTCP subflow: it sends new data only as far as its owner's
-    /// `data_limit`.
-    pub(crate) fn make_subflow(&mut self) {
-        self.mptcp_subflow = true;
-    }
-
-    pub(crate) fn is_subflow(&self) -> bool {
-        self.mptcp_subflow
-    }
-
-    pub(crate) fn has_send_buffer(&self) -> bool {
-        self.send_buffer.is_some()
-    }
-
     pub(crate) fn is_active(&self) -> bool {
         self.active
     }
@@ -671,14 +647,10 @@ impl TcpSender {
         self.send_buffer = Some(Box::new(b));
     }
 
-    /// Whether the connection has data the scheduler would grant to this subflow.
-    pub(crate) fn set_connection_has_data(&mut self, has_data: bool) {
-        self.connection_has_data = has_data;
-    }
-
     /// How many new segments the window would let this subflow send now, beyond those below
-    /// `data_limit` (its owner's) it has not sent yet (0 while retransmissions are pending).
-    pub(crate) fn new_data_room(&self, ctl: &Controller, data_limit: u64) -> u64 {
+    /// `data_limit` (its owner's) it has not sent yet (0 while retransmissions are pending);
+    /// `new_data_coming` as its owner last said (`FlowOwner::new_data_coming`).
+    pub(crate) fn new_data_room(&self, ctl: &Controller, data_limit: u64, new_data_coming: bool) -> u64 {
         if !self.active {
             return 0;
         }
@@ -690,7 +662,7 @@ impl TcpSender {
         let pending = data_limit.saturating_sub(self.high_sent);
         let room = if self.sack && self.phase != Phase::Open {
             let lost_below = self.lost_boundary();
-            if let Some(Next::Retransmit(_) | Next::Again(_)) = self.next_seg(lost_below, self.high_sent) {
+            if let Some(Next::Retransmit(_) | Next::Again(_)) = self.next_seg(lost_below, self.high_sent, new_data_coming) {
                 return 0;
             }
             (ctl.cwnd(self.subflow) - self.pipe(lost_below) as f64).max(0.0) as u64
@@ -705,7 +677,8 @@ impl TcpSender {
         room.saturating_sub(pending)
     }
 
-    /// Sends what the window and the owner's data limit allow.
+    /// Sends what the window and the owner's data limit allow (the owner does not act after
+    /// it: it is the one pumping).
     pub(crate) fn pump(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
         let cwnd = self.try_send(ctx, ctl, owner);
         self.account_cwnd(ctx.now, cwnd);

@@ -1,0 +1,93 @@
+//! The connection's scheduler, run after one of its subflow senders handled an ACK or an
+//! event: the subflow's DSN mapping trimmed, new data mapped to subflows with window room as
+//! the scheduler picks (each subflow then sends below its map's end:
+//! `FlowOwner::data_limit`), and those subflows let send. It runs at the connection level
+//! because one subflow's ACK can give data to another (as Linux's MPTCP scheduler runs on the
+//! connection after an ACK).
+//!
+//! What it costs per ACK: only the subflow that acted can have gained window room. A
+//! subflow's room changes only when it acts itself (its window and flight are its own; a
+//! coupled increase or decrease changes only the window of the subflow it runs for), or when
+//! data is mapped to it (one segment less each) and it sends (room unchanged: window and
+//! mapped-unsent data shrink together). So after a pass that left a subflow without room,
+//! it stays without until it acts, and the pass reads only the subflows in
+//! `Connection::may_have_room` (the acting one and those the receive window kept from
+//! taking all their room): the same rooms, so the same picks, as reading every subflow.
+//! Linux's scheduler (subflows with Linux's send buffers) compares every subflow's queue on
+//! each pick, as Linux's `mptcp_subflow_get_send` does, and keeps reading all.
+
+use pathpool_cc::{Controller, SubflowSet};
+
+use super::config::MAX_SUBFLOWS;
+use super::engine::Subflow;
+use crate::ctx::Ctx;
+use crate::tcp::TcpSender;
+
+impl Subflow<'_> {
+    /// After this subflow's sender `s` acted (`FlowOwner::after_sender`).
+    pub(crate) fn schedule(&mut self, s: &mut TcpSender, ctx: &mut Ctx, ctl: &mut Controller) {
+        let k = self.k;
+        let Some(siblings) = self.siblings.as_mut() else { return };
+        let conn = &mut *self.conn;
+        conn.data.maps[k].trim(s.snd_una());
+        if !conn.linux_buffers && conn.data.receive_buffer.is_none() && conn.may_have_room & !(1 << k) == 0 {
+            // The common case: only this subflow can have room, and no receive window holds
+            // the data back, so every pick would find it until its room is used up.
+            let room = s.new_data_room(ctl, conn.data.maps[k].end(), conn.new_data_coming & (1 << k) != 0);
+            conn.may_have_room = 0;
+            if room > 0 {
+                conn.data.grant(k, room);
+                let mut view = Subflow { conn: &mut *conn, k, siblings: None };
+                s.pump(ctx, ctl, &mut view);
+            }
+            return;
+        }
+        let n = conn.senders.len();
+        let mut room = [0u64; MAX_SUBFLOWS];
+        let mut srtt = [None; MAX_SUBFLOWS];
+        let readers = if conn.linux_buffers { SubflowSet::all(n).0 } else { conn.may_have_room | 1 << k };
+        let mut queued = [0u64; MAX_SUBFLOWS];
+        let mut cwnd = [0f64; MAX_SUBFLOWS];
+        for j in (0..n).filter(|&j| readers & (1 << j) != 0) {
+            let sj: &TcpSender = if j == k { s } else { siblings.sender(conn.senders[j]) };
+            room[j] = sj.new_data_room(ctl, conn.data.maps[j].end(), conn.new_data_coming & (1 << j) != 0);
+            srtt[j] = sj.srtt();
+            if conn.linux_buffers {
+                queued[j] = conn.data.maps[j].queued();
+                cwnd[j] = if sj.is_active() { sj.effective_cwnd(ctl) } else { 0.0 };
+            }
+        }
+        let mut touched = 0u64;
+        let with_room = (0..n).filter(|&j| room[j] > 0).fold(0u64, |m, j| m | 1 << j);
+        if !conn.linux_buffers && conn.data.receive_buffer.is_none() && with_room.count_ones() == 1 {
+            // One candidate and no receive window: every pick would find it until its room
+            // is used up.
+            let j = with_room.trailing_zeros() as usize;
+            conn.data.grant(j, room[j]);
+            room[j] = 0;
+            touched = with_room;
+        } else {
+            while conn.data.window_open() {
+                let pick = if conn.linux_buffers {
+                    conn.data.pick_linux(&room[..n], &queued[..n], &cwnd[..n], &srtt[..n])
+                } else {
+                    conn.data.pick(&room[..n], &srtt[..n])
+                };
+                let Some(j) = pick else { break };
+                conn.data.maps[j].push(conn.data.dsn_next);
+                conn.data.dsn_next += 1;
+                room[j] -= 1;
+                queued[j] += 1;
+                touched |= 1 << j;
+            }
+        }
+        conn.may_have_room = (0..n).filter(|&j| room[j] > 0).fold(0u64, |m, j| m | 1 << j);
+        for j in (0..n).filter(|&j| touched & (1 << j) != 0) {
+            let el = conn.senders[j];
+            let mut view = Subflow { conn: &mut *conn, k: j, siblings: None };
+            let mut cj = Ctx { now: ctx.now, me: el, events: &mut *ctx.events, pool: &mut *ctx.pool, outbox: &mut *ctx.outbox };
+            let sj: &mut TcpSender = if j == k { &mut *s } else { siblings.sender(el) };
+            sj.pump(&mut cj, ctl, &mut view);
+        }
+    }
+}
