@@ -84,7 +84,9 @@ def timed_sweep(pathpool, client, grid, seeds, overrides, batch):
     with tempfile.TemporaryDirectory(prefix="pathpool-bench-sweep-") as out:
         before = cpu_now(client)
         start = time.perf_counter()
-        df = pathpool.sweep(ROOT / SCENARIO, grid=grid, seeds=seeds, out=out, client=client, overrides=overrides, progress=False, batch=batch)
+        # batch only when asked for: a pathpool from before batching measures as it is.
+        forced = {} if batch is None else {"batch": batch}
+        df = pathpool.sweep(ROOT / SCENARIO, grid=grid, seeds=seeds, out=out, client=client, overrides=overrides, progress=False, **forced)
         elapsed = time.perf_counter() - start
         after = cpu_now(client)
     if df.attrs["ran"] != len(df):
