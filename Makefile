@@ -166,13 +166,27 @@ bench-pcap-flood: build
 
 # Simulator speed side by side with htsim (BENCHMARKS.md): builds htsim from a checkout of its
 # public sources given as HTSIM=<folder> (nothing of it is kept here), then runs both on B1,
-# S and MP in turn, median of 5 runs each, and prints the ratios. About 10 minutes.
-.PHONY: bench-htsim
+# S, MP (median of 5 runs each) and the scale case (fence, 10 000 flows; 3 runs each) in
+# turn, and writes both tables into BENCHMARKS.md. About 10 minutes plus 20-40 for the scale
+# case on an idle machine; BENCH_ONLY=b1-10,fence (for example) runs those cases alone.
+.PHONY: bench-htsim bench-scale bench-sweep
 bench-htsim: deps
 	@test -n "$(HTSIM)" || { echo "usage: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
 	$(CARGO) build --release --locked -p pathpool-sim --example bench
 	scripts/htsim/build.sh $(HTSIM) $(OUT)/htsim
-	python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim
+	python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim $(if $(BENCH_ONLY),--only $(BENCH_ONLY)) --doc BENCHMARKS.md
+
+# The scale case alone (BENCHMARKS.md, "The scale case"): its peak memory and speed, one run,
+# GNU time's figures (memory is valid on a busy machine, speed only on an idle one).
+bench-scale: deps
+	$(CARGO) build --release --locked -p pathpool-sim --example bench
+	/usr/bin/time -v target/release/examples/bench fence 10000 60 2>&1 | grep -E 'scenario=|User time|Elapsed|Maximum resident'
+
+# A sweep's scaling over Dask worker processes (BENCHMARKS.md, "Sweeps"): 200 quick runs
+# through pathpool.sweep on 1 and 2 workers, 3 sweeps each; writes its table into
+# BENCHMARKS.md. PYTHON must have pathpool and dask.distributed installed (docs/python.md).
+bench-sweep:
+	$(PYTHON) -m scripts.bench_sweep --doc BENCHMARKS.md
 
 # Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
 # Python wheel (and pathpool's package, built from source) into a throwaway virtual environment under $(OUT)/ and prints pathpool and

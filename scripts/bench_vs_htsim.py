@@ -15,9 +15,16 @@ range of the pairwise ratios; beside them the ratio of the medians of packets pe
 printed before and after each case: the machine counts as idle while it stays well under
 one (on 2 cores) apart from the benchmark itself.
 
+The scale case (`fence`: 100 bottlenecks of 1 Gb/s, 10 000 flows, 60 s simulated) runs at
+most 3 counted runs of each program and no warm-up run; beside its row in the table, it has a
+table of its own: packets per second, events per packet, peak RSS and peak RSS per flow.
+
 --doc FILE writes the table, the command, the date and the cost growth with the number of
 flows into FILE, between the lines `<!-- bench_vs_htsim: begin -->` and
-`<!-- bench_vs_htsim: end -->` (BENCHMARKS.md), replacing what was there.
+`<!-- bench_vs_htsim: end -->` (BENCHMARKS.md), replacing what was there, and the scale
+case's table between `<!-- bench_vs_htsim scale: begin -->` and
+`<!-- bench_vs_htsim scale: end -->`. Each block is written only when a case of it ran
+(`--only fence` rewrites the scale block alone).
 """
 
 import argparse
@@ -36,6 +43,7 @@ CASES = [
     ("s-1000", "s", 1000, 600),
     ("mp-shared", "mp", 10, 600),
     ("mp-disjoint", "mpd", 10, 600),
+    ("fence", "fence", 10000, 60),
 ]
 
 DESCRIPTION = {
@@ -45,7 +53,13 @@ DESCRIPTION = {
     "s-1000": "S, 1 Gb/s, N=1000",
     "mp-shared": "MP shared, 5 TCP + 5 LIA",
     "mp-disjoint": "MP disjoint, 10 TCP + 10 LIA per path",
+    "fence": "Fence, 100 x 1 Gb/s, 5000 TCP + 5000 LIA",
 }
+
+# The scale case runs for minutes per process: at most this many counted runs of each
+# program, and no warm-up run (a run that long warms its own caches).
+SCALE = "fence"
+SCALE_RUNS = 3
 
 
 def run_once(argv):
@@ -72,10 +86,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pathpool", required=True, help="pathpool's benchmark binary (target/release/examples/bench)")
     ap.add_argument("--htsim", required=True, help="the htsim driver built by scripts/htsim/build.sh")
-    ap.add_argument("--runs", type=int, default=5, help="counted runs of each program per case (default 5)")
+    ap.add_argument("--runs", type=int, default=5, help=f"counted runs of each program per case (default 5; the scale case at most {SCALE_RUNS})")
     ap.add_argument("--only", default="", help="comma-separated case names: " + ", ".join(c[0] for c in CASES))
-    ap.add_argument("--seconds", type=int, default=0, help="simulated seconds instead of each case's 600")
-    ap.add_argument("--doc", help="write the table between the bench_vs_htsim markers of this file")
+    ap.add_argument("--seconds", type=int, default=0, help="simulated seconds instead of each case's own (600; the scale case 60)")
+    ap.add_argument("--doc", help="write the tables between the bench_vs_htsim markers of this file")
     a = ap.parse_args()
     if a.runs < 1:
         sys.exit("--runs must be at least 1")
@@ -83,52 +97,63 @@ def main():
     if not chosen:
         sys.exit(f"--only matched no case; cases: {', '.join(c[0] for c in CASES)}")
     if a.doc:
-        read_doc(a.doc)  # fail before the runs if the markers are missing
+        for begin, end in (MARKERS, SCALE_MARKERS):
+            read_doc(a.doc, begin, end)  # fail before the runs if the markers are missing
 
     print(f"pathpool: {a.pathpool}\nhtsim:    {a.htsim}\n{a.runs} counted runs each, alternating, after one warm-up run each")
-    rows, rates_by_case = [], {}
+    results = []
     started = time.time()
     print(HEADER)
     print(RULE)
     for name, kind, flows, seconds in chosen:
-        row, med = run_case(a, name, kind, flows, seconds)
-        rows.append(row)
-        rates_by_case[name] = med
-        print(row, flush=True)
+        results.append(run_case(a, name, kind, flows, seconds))
+        print(row(results[-1]), flush=True)
+    scale = [r for r in results if r["name"] == SCALE]
+    for r in scale:
+        print("\n" + "\n".join(scale_table(r)))
     if a.doc:
-        write_doc(a, rows, rates_by_case, time.time() - started)
+        if any(r["name"] != SCALE for r in results):
+            write_doc(a, MARKERS, main_block(a, results, time.time() - started))
+        if scale:
+            write_doc(a, SCALE_MARKERS, scale_block(a, scale[0]))
 
 
 HEADER = ("| scenario | packets (pathpool / htsim) | events per packet (pathpool / htsim) | pathpool pkt/s (median) | htsim pkt/s (median) | ratio of medians | pairwise ratios (min-max) | ratio per CPU second | peak RSS pathpool / htsim | load avg before -> after |")
 RULE = "|---|---|---|---|---|---|---|---|---|---|"
-BEGIN = "<!-- bench_vs_htsim: begin -->"
-END = "<!-- bench_vs_htsim: end -->"
+MARKERS = ("<!-- bench_vs_htsim: begin -->", "<!-- bench_vs_htsim: end -->")
+SCALE_MARKERS = ("<!-- bench_vs_htsim scale: begin -->", "<!-- bench_vs_htsim scale: end -->")
 
 
-def read_doc(path):
+def read_doc(path, begin, end):
     """The file's text split around the markers (before, after)."""
     text = open(path).read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        sys.exit(f"{path}: expected one line '{BEGIN}' followed by one line '{END}'")
-    return text[: text.index(BEGIN) + len(BEGIN)], text[text.index(END) :]
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        sys.exit(f"{path}: expected one line '{begin}' followed by one line '{end}'")
+    return text[: text.index(begin) + len(begin)], text[text.index(end) :]
 
 
-def write_doc(a, rows, med, elapsed):
-    """Replaces the block between the markers: command, date, table, cost growth."""
-    before, after = read_doc(a.doc)
-    argv = ["python3", "scripts/bench_vs_htsim.py", "--pathpool", a.pathpool, "--htsim", a.htsim]
+def command(a):
+    argv = ["python3 -m scripts.bench_vs_htsim", "--pathpool", a.pathpool, "--htsim", a.htsim]
     argv += (["--runs", str(a.runs)] if a.runs != 5 else []) + (["--only", a.only] if a.only else [])
     argv += (["--seconds", str(a.seconds)] if a.seconds else []) + ["--doc", a.doc]
+    return " ".join(argv)
+
+
+def main_block(a, results, elapsed):
+    """The side-by-side table with its command, date and the cost growth with the flows."""
     lines = [
         "",
-        f"Written by `{' '.join(argv)}` on {time.strftime('%Y-%m-%d', time.gmtime())}",
-        f"({a.runs} counted run{'s' if a.runs != 1 else ''} of each program per case, alternating; {elapsed / 60:.1f} min; the last column",
+        f"Written by `{command(a)}` on {time.strftime('%Y-%m-%d', time.gmtime())}",
+        f"({a.runs} counted run{'s' if a.runs != 1 else ''} of each program per case, alternating"
+        + (f"; the scale case {min(a.runs, SCALE_RUNS)}, without warm-up" if any(r["name"] == SCALE for r in results) else "")
+        + f"; {elapsed / 60:.1f} min; the last column",
         "says how idle the machine was):",
         "",
         HEADER,
         RULE,
-        *rows,
+        *(row(r) for r in results),
     ]
+    med = {r["name"]: r["med"] for r in results}
     growth = []
     for few, many, label in [("b1-10", "b1-100", "B1 from 10 to 100 flows"), ("s-10", "s-1000", "S from 10 to 1000 flows")]:
         if few in med and many in med:
@@ -136,41 +161,79 @@ def write_doc(a, rows, med, elapsed):
             growth.append(f"{label}: {', '.join(parts)}")
     if growth:
         lines += ["", "Time per packet (wall), growth with the number of flows: " + "; ".join(growth) + "."]
+    return lines
+
+
+def scale_block(a, r):
+    return ["", f"Written by `{command(a)}` on {time.strftime('%Y-%m-%d', time.gmtime())}:", "", *scale_table(r)]
+
+
+def scale_table(r):
+    """The scale case per program: rates, events per packet, peak memory, per flow."""
+    lines = [
+        f"| program | data packets, {r['seconds']} s | pkt/s (median of {r['runs']}, wall) | pkt/s per CPU second | events per packet | peak RSS | peak RSS per flow | load avg before -> after |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for who in ("pathpool", "htsim"):
+        rss, packets, epp = r["last"][who]
+        lines.append(
+            f"| {who} | {packets} | {r['med'][who] / 1e6:.2f} M | {r['cpu_med'][who] / 1e6:.2f} M | {epp:.2f} | {rss:.0f} MiB "
+            f"| {1024 * rss / r['flows']:.1f} KiB | {r['load'][0]:.2f} -> {r['load'][1]:.2f} |"
+        )
+    return lines
+
+
+def write_doc(a, markers, lines):
+    """Replaces the block between the markers."""
+    before, after = read_doc(a.doc, *markers)
     with open(a.doc, "w") as f:
         f.write(before + "\n".join(lines) + "\n" + after)
-    print(f"wrote the table into {a.doc}", file=sys.stderr)
+    print(f"wrote {markers[0]} ... into {a.doc}", file=sys.stderr)
 
 
 def run_case(a, name, kind, flows, seconds):
-    """Runs one case; returns its table row and the median packets per wall second of each."""
+    """Runs one case; returns its medians, pairwise ratios, last run's figures and the load."""
     seconds = a.seconds or seconds
+    runs = min(a.runs, SCALE_RUNS) if name == SCALE else a.runs
     cmds = {
         "pathpool": [a.pathpool, kind, str(flows), str(seconds)],
         "htsim": [a.htsim, kind, str(flows), str(seconds)],
     }
     load_before = os.getloadavg()[0]
-    for argv in cmds.values():
-        run_once(argv)
+    if name != SCALE:
+        for argv in cmds.values():
+            run_once(argv)
     rates = {"pathpool": [], "htsim": []}
     cpu_rates = {"pathpool": [], "htsim": []}
     last = {}
-    for _ in range(a.runs):
+    for _ in range(runs):
         for who, argv in cmds.items():
             wall, cpu, rss, packets, epp = run_once(argv)
             rates[who].append(packets / wall)
             cpu_rates[who].append(packets / max(cpu, 1e-3))
             last[who] = (rss, packets, epp)
-    load_after = os.getloadavg()[0]
-    med = {who: statistics.median(r) for who, r in rates.items()}
-    cpu_med = {who: statistics.median(r) for who, r in cpu_rates.items()}
-    pairs = [p / h for p, h in zip(rates["pathpool"], rates["htsim"])]
-    (prss, ppk, pepp), (hrss, hpk, hepp) = last["pathpool"], last["htsim"]
+    return {
+        "name": name,
+        "seconds": seconds,
+        "flows": flows,
+        "runs": runs,
+        "med": {who: statistics.median(r) for who, r in rates.items()},
+        "cpu_med": {who: statistics.median(r) for who, r in cpu_rates.items()},
+        "pairs": [p / h for p, h in zip(rates["pathpool"], rates["htsim"])],
+        "last": last,
+        "load": (load_before, os.getloadavg()[0]),
+    }
+
+
+def row(r):
+    """The case's row of the side-by-side table."""
+    med, cpu_med, pairs = r["med"], r["cpu_med"], r["pairs"]
+    (prss, ppk, pepp), (hrss, hpk, hepp) = r["last"]["pathpool"], r["last"]["htsim"]
     return (
-        f"| {DESCRIPTION[name]}, {seconds} s | {ppk} / {hpk} ({100 * (ppk - hpk) / hpk:+.2f} %) | {pepp:.2f} / {hepp:.2f} "
+        f"| {DESCRIPTION[r['name']]}, {r['seconds']} s | {ppk} / {hpk} ({100 * (ppk - hpk) / hpk:+.2f} %) | {pepp:.2f} / {hepp:.2f} "
         f"| {med['pathpool'] / 1e6:.2f} M | {med['htsim'] / 1e6:.2f} M | **{med['pathpool'] / med['htsim']:.2f}** "
         f"| {min(pairs):.2f}-{max(pairs):.2f} | {cpu_med['pathpool'] / cpu_med['htsim']:.2f} "
-        f"| {prss:.1f} / {hrss:.1f} MiB | {load_before:.2f} -> {load_after:.2f} |",
-        med,
+        f"| {prss:.1f} / {hrss:.1f} MiB | {r['load'][0]:.2f} -> {r['load'][1]:.2f} |"
     )
 
 

@@ -64,6 +64,35 @@ def _run_task(task):
     return json.loads(ext.summarize(task["text"], task["overrides"], task["seed"], task["cc"], task["name"]))
 
 
+def _run_batch(tasks):
+    """Several runs as one Dask task, on a worker: (summary, None) or (None, error) per run,
+    so that one run's failure loses none of the others."""
+    done = []
+    for task in tasks:
+        try:
+            done.append((_run_task(task), None))
+        except Exception as e:
+            done.append((None, f"{type(e).__name__}: {e}"))
+    return done
+
+
+#: At most this many runs per Dask task. A task costs the worker and the caller (with its
+#: scheduler) a few milliseconds each, as much as a quick run itself; ten runs a task make
+#: that a tenth, while results still arrive (and are stored) every few runs.
+BATCH_MAX = 10
+
+
+def _batch_arg(batch, total, threads):
+    """Runs per Dask task: ``batch`` if given, else as many as keep at least 8 tasks per
+    cluster thread (so that the last ones still spread over every worker), at most
+    BATCH_MAX."""
+    if batch is None:
+        return max(1, min(BATCH_MAX, total // (8 * threads)))
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise _pathpool.ScenarioError(f"batch: expected a whole number >= 1 or None (chosen from the grid's size), got {batch!r}")
+    return batch
+
+
 def _grid_arg(grid):
     """The grid as (keys, value lists); each key's values are listed once (they are few), the
     points themselves never are."""
@@ -98,14 +127,15 @@ def _workers_arg(workers):
     return workers
 
 
-def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, overrides=None, workers=None, progress=True):
+def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, overrides=None, workers=None, progress=True, batch=None):
     """Runs ``scenario`` at every point of ``grid`` (dotted key -> list of values; the key
     ``"cc"`` selects the multipath congestion control) for every seed in ``seeds``.
 
     Each finished run is stored as ``out/<run id>.json`` (its parameters, seed, summary and a
     digest of them); a run whose file exists and matches its digest is not run again, one
     that does not match is run again and counted. ``client=None`` uses ``workers`` threads
-    (default: every core); a ``dask.distributed.Client`` runs on its cluster. The grid is
+    (default: every core); a ``dask.distributed.Client`` runs on its cluster, ``batch`` runs
+    per task (default: up to 10, fewer on a small grid; see BATCH_MAX). The grid is
     walked lazily and at most a few runs per worker are in flight, so a large grid costs no
     memory before its first run; every point and every seed is checked before anything runs
     (ScenarioError names the field or argument). Returns one row per run: the grid's
@@ -119,6 +149,8 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
     seeds, seed_count = seeds_arg(seeds)
     cc_arg(cc, "cc")
     workers = _workers_arg(workers)
+    if batch is not None:
+        _batch_arg(batch, 1, 1)
     name, text = _scenario_text(scenario)
     base = override_list(overrides)
     build = _build_digest()
@@ -159,7 +191,7 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
             yield index, t
 
     with tqdm(total=total, unit="run", disable=not progress, desc="pathpool sweep") as bar:
-        for (index, task), summary, error in _execute(stored_or_run(), client, workers):
+        for (index, task), summary, error in _execute(stored_or_run(), client, workers, batch, total):
             ran += 1
             if error is None:
                 record = {"key": task["key"], "params": task["params"], "build": build, "summary": summary}
@@ -186,19 +218,30 @@ def _row(record, typed):
     return {**params, **{k: v for k, v in record["summary"].items() if k != "seed"}}
 
 
-def _execute(todo, client, workers):
+def _execute(todo, client, workers, batch, total):
     """Yields (item, summary, error) as runs finish, for each (index, task) item of the
     iterator ``todo``; at most ``2 * workers`` runs (threads) or twice the cluster's threads
-    (Dask) are submitted at a time."""
+    in tasks of ``batch`` runs (Dask; see _batch_arg) are submitted at a time."""
     if client is None:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             yield from _bounded(todo, lambda t: pool.submit(_run_task, t), lambda fs: futures_wait(fs, return_when=FIRST_COMPLETED).done, 2 * workers)
         return
     from distributed import wait as dask_wait
 
-    limit = 2 * max(1, sum(client.nthreads().values()))
-    submit = lambda t: client.submit(_run_task, t, key=f"pathpool-{t['key']}", pure=False)  # noqa: E731
-    yield from _bounded(todo, submit, lambda fs: dask_wait(fs, return_when="FIRST_COMPLETED").done, limit)
+    threads = max(1, sum(client.nthreads().values()))
+    size = _batch_arg(batch, total, threads)
+    submit = lambda ts: client.submit(_run_batch, ts, key=f"pathpool-{ts[0]['key']}-{len(ts)}", pure=False)  # noqa: E731
+    batches = ((items, [t for _, t in items]) for items in _chunks(todo, size))
+    for (items, _), done, error in _bounded(batches, submit, lambda fs: dask_wait(fs, return_when="FIRST_COMPLETED").done, 2 * threads):
+        for item, (summary, run_error) in zip(items, done or [(None, error)] * len(items)):
+            yield item, summary, run_error
+
+
+def _chunks(iterator, size):
+    """Lists of up to ``size`` consecutive items, taken lazily."""
+    iterator = iter(iterator)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
 
 
 def _bounded(todo, submit, wait_any, limit):

@@ -101,3 +101,33 @@ def test_a_grid_key_mixing_units_is_refused_naming_it(root, tmp_path):
     with pytest.raises(pathpool.ScenarioError, match=r"grid: links\.bottleneck\.buffer: expected values with one kind of unit"):
         pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid={"links.bottleneck.buffer": [25, "64KiB"]}, out=tmp_path / "s", progress=False)
     assert _files(tmp_path / "s") == []
+
+
+def test_runs_batched_into_dask_tasks_give_the_same_table(root, tmp_path):
+    """Several runs per Dask task (what makes quick runs scale over workers, BENCHMARKS.md
+    "Sweeps"): the same rows as one run per task, every run stored in its own file."""
+    distributed = pytest.importorskip("distributed")
+    grid = {"links.bottleneck.rate": ["10Mbps", "20Mbps", "30Mbps"]}
+    sets = {"simulation.duration": "25s"}
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        one = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=grid, seeds=[1, 2, 3], out=tmp_path / "one", client=client, overrides=sets, progress=False, batch=1)
+        # 9 runs in tasks of 4: two full tasks and one of a single run.
+        four = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=grid, seeds=[1, 2, 3], out=tmp_path / "four", client=client, overrides=sets, progress=False, batch=4)
+    assert four.attrs == {"ran": 9, "reused": 0, "mismatched": 0} and len(_files(tmp_path / "four")) == 9
+    cols = [c for c in one.columns if not c.startswith("wall_")]
+    assert four[cols].equals(one[cols])
+    assert _files(tmp_path / "four") == _files(tmp_path / "one")
+
+
+@pytest.mark.parametrize("batch", [0, 2.5, True, "4"])
+def test_a_bad_batch_is_refused_naming_it(root, tmp_path, batch):
+    with pytest.raises(pathpool.ScenarioError, match=r"batch: expected a whole number >= 1 or None"):
+        pathpool.sweep(root / "scenarios/examples/dumbbell.toml", out=tmp_path / "s", progress=False, batch=batch)
+    assert not (tmp_path / "s").exists() or _files(tmp_path / "s") == []
+
+
+def test_the_batch_keeps_eight_tasks_per_thread_and_at_most_ten_runs():
+    from pathpool._sweep import _batch_arg
+
+    assert [_batch_arg(None, total, threads) for total, threads in [(12, 2), (200, 2), (200, 1), (40, 2), (10**7, 64)]] == [1, 10, 10, 2, 10]
+    assert _batch_arg(3, 200, 2) == 3

@@ -4,15 +4,16 @@
 //!   scenario: b1 (100 Mb/s dumbbell), b2 (b1 + 1 Gb/s access links), s (1 Gb/s, N flows),
 //!   mp (b1's bottleneck shared by N/2 TCP flows and N/2 two-subflow LIA connections),
 //!   mpd (two 100 Mb/s bottlenecks, each with N TCP flows and one subflow of each of N LIA
-//!   connections), mpsbd (mp with MPTCP-SBD connections); then N and simulated seconds.
+//!   connections), mpsbd (mp with MPTCP-SBD connections), fence (the scale case: N flows
+//!   over 100 bottlenecks of 1 Gb/s side by side, see `fence`); then N and simulated seconds.
 //!   An optional fourth argument M samples memory every M simulated seconds (live heap
 //!   bytes counted by this program's allocator, and the resident set): one `memory` line
 //!   per sample, for the long runs of BENCHMARKS.md ("Memory over long runs"); the
 //!   detectors' logs are then taken out at each sample, as a writer streaming them would,
 //!   unless a fifth argument `keep` leaves them in. NewReno without SACK, one ACK per segment,
 //!   IW 10, min RTO 200 ms, 1500 B data, 40 B ACKs, drop-tail buffer of 1 BDP, base RTT
-//!   20 ms. Prints the data packets that left the bottleneck queue(s) and the events per
-//!   such packet.
+//!   20 ms. Prints the data packets that left the bottleneck queue(s), the events per such
+//!   packet, the allocator's peak live heap and the peak resident set.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -52,10 +53,11 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// The resident set in KiB (Linux; 0 elsewhere).
-fn rss_kib() -> u64 {
+/// A figure in KiB of /proc/self/status (Linux; 0 elsewhere): `VmRSS:` the resident set now,
+/// `VmHWM:` its peak.
+fn status_kib(key: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+    status.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
 }
 
 /// A bottleneck in each direction: (forward queue, forward pipe, reverse queue, reverse pipe).
@@ -84,9 +86,40 @@ fn lia(subflows: Vec<SubflowRoute>) -> MptcpConfig {
     cfg
 }
 
+/// The scale benchmark (issue 43, item 4): a fence of `FENCE_LINKS` bottlenecks side by side
+/// (S1 Fig. 2's fence, widened), each with its own reverse queue, and `n` flows spread
+/// evenly over them. On link k, half the flows are TCP and half are two-subflow LIA
+/// connections with their second subflow on link k+1 (the last link's on the first), so
+/// every link carries TCP flows, its own connections' first subflows and its neighbour's
+/// second subflows: coupling acts on every link, and the pooled links form one ring. Half
+/// and half, as MP shared has it. Starts are spread evenly over the first second so that
+/// 15 000 initial windows do not hit the queues in the same instant.
+const FENCE_LINKS: usize = 100;
+
+fn fence(sim: &mut Simulation, first: Dumbbell, n: usize, rate: u64, bdp_packets: u32, delay: Time) -> Vec<ElementId> {
+    let mut links = vec![first];
+    links.extend((1..FENCE_LINKS).map(|_| dumbbell(sim, rate, bdp_packets, delay)));
+    let route = |d: &Dumbbell| SubflowRoute { fwd: d.fwd.to_vec(), rev: d.rev.to_vec() };
+    for i in 0..n {
+        // Flow i on link i mod 100; TCP and LIA alternate on each link.
+        let (k, j) = (i % FENCE_LINKS, i / FENCE_LINKS);
+        let start = secs(1) * i as u64 / n as u64;
+        if j % 2 == 0 {
+            let mut cfg = tcp(links[k].fwd.to_vec(), links[k].rev.to_vec());
+            cfg.start = start;
+            sim.add_tcp_flow(cfg).unwrap();
+        } else {
+            let mut cfg = lia(vec![route(&links[k]), route(&links[(k + 1) % FENCE_LINKS])]);
+            cfg.tcp.start = start;
+            sim.add_mptcp_connection(cfg).unwrap();
+        }
+    }
+    links.iter().map(|d| d.fwd[0]).collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: bench <b1|b2|s|mp|mpsbd|mpd> <flows> <seconds> [memory sample every N seconds [keep]]";
+    let usage = "usage: bench <b1|b2|s|mp|mpsbd|mpd|fence> <flows> <seconds> [memory sample every N seconds [keep]]";
     let kind = args.first().map(String::as_str).unwrap_or("b1");
     let n: usize = args.get(1).map_or(Ok(10), |s| s.parse()).unwrap_or_else(|_| panic!("{usage}"));
     let seconds: u64 = args.get(2).map_or(Ok(600), |s| s.parse()).unwrap_or_else(|_| panic!("{usage}"));
@@ -94,9 +127,13 @@ fn main() {
     let keep_records = args.get(4).is_some_and(|a| a == "keep");
     let rate: u64 = match kind {
         "b1" | "b2" | "mp" | "mpsbd" | "mpd" => 100_000_000,
-        "s" => 1_000_000_000,
+        "s" | "fence" => 1_000_000_000,
         _ => panic!("{usage}"),
     };
+    if kind == "fence" && (n == 0 || n % (2 * FENCE_LINKS) != 0) {
+        eprintln!("bench fence: <flows> must be a positive multiple of {} (half TCP, half LIA on each of {FENCE_LINKS} links), got {n}", 2 * FENCE_LINKS);
+        std::process::exit(2);
+    }
     let rtt = millis(20);
     // One BDP, rounded up: 167 packets at 100 Mb/s, 1667 at 1 Gb/s.
     let bdp_packets = (rate as u128 * rtt as u128).div_ceil(PS_PER_SEC as u128 * 8 * 1500) as u32;
@@ -110,6 +147,7 @@ fn main() {
     let mut bottlenecks = vec![a.fwd[0]];
     let mut connections = Vec::new();
     match kind {
+        "fence" => bottlenecks = fence(&mut sim, a, n, rate, bdp_packets, core_delay),
         "mp" | "mpsbd" => {
             let path = || SubflowRoute { fwd: a.fwd.to_vec(), rev: a.rev.to_vec() };
             for _ in 0..n / 2 {
@@ -171,7 +209,7 @@ fn main() {
                     "memory sim_seconds={t} records_out={records} heap_bytes={} heap_peak_bytes={} rss_kib={} pool_high_water={}",
                     LIVE.load(Relaxed),
                     PEAK.load(Relaxed),
-                    rss_kib(),
+                    status_kib("VmRSS:"),
                     sim.packet_pool_high_water()
                 );
             }
@@ -185,11 +223,13 @@ fn main() {
     println!(
         "scenario={kind} flows={n} sim_seconds={seconds} bottleneck_packets={packets} utilisation={utilisation:.5} drops={drops} \
          events={} events_per_packet={:.3} wall_seconds={elapsed:.3} packets_per_wall_second={:.0} \
-         events_per_wall_second={:.0} pool_high_water={}",
+         events_per_wall_second={:.0} pool_high_water={} heap_peak_bytes={} peak_rss_kib={}",
         sim.events_processed(),
         sim.events_processed() as f64 / packets as f64,
         packets as f64 / elapsed,
         sim.events_processed() as f64 / elapsed,
         sim.packet_pool_high_water(),
+        PEAK.load(Relaxed),
+        status_kib("VmHWM:"),
     );
 }
