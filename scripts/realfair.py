@@ -6,21 +6,25 @@ tables between the `realfair` markers of docs/kernel.md.
     sudo python3 scripts/realfair.py [--bin target/release/pathpool] [--out out/realfair]
                                      [--daemon-runs DIR] [--daemon-only] [--repeats 5]
                                      [--captures 3] [--measured] [--print]
-                                     [--modes mixed,delack-max] [--mode-cases CASES]
+                                     [--modes mixed,delack-max,read-ack] [--mode-cases CASES]
+                                     [--python PYTHON]
 
 Three measurements, each reused when its folder exists (delete it to measure again):
 
-1. The cause (OUT/acks/{stock,fixed}-K): captured 30 s testbed runs of the uncoupled shared
+1. The cause (OUT/acks/{stock,FIX}-K): captured 30 s testbed runs of the uncoupled shared
    case (scenarios/fidelity/mptcp-shared.toml), each receiver as Linux has it and with the fix
-   (`delayed_ack = false` on every flow: the testbed puts `quickack 1` on each receiver's
-   routes, which is what `pathpool kernel receiver on` does on a receiving host), read by
-   scripts/mptcp_acks.py: per flow, the share of train ends whose ACK is held over 0.3 ms and
+   (--fix, by default `read-ack`: `delayed_ack = "linux-proposed"` on the MPTCP flow, which
+   the testbed runs with `pathpool kernel receiver on --mode read-ack` in the receiver's
+   namespace and ECN asked for at the sender; `fixed` is the route mode, `delayed_ack = false`
+   on every flow), read by `python3 -m scripts.mptcp_acks` (with --python, a Python that has
+   the pathpool package): per flow, the share of train ends whose ACK is held over 0.3 ms and
    the drops per packet at the bottleneck.
-2. The shares (OUT/fixed, OUT/stock): `pathpool fidelity` on the coupled and uncoupled cases,
+2. The shares (OUT/FIX, OUT/stock): `pathpool fidelity` on the coupled and uncoupled cases,
    with the fix and without, 60 s runs (5 by default) against 20 simulator seeds with the
    same receivers.
 3. The SBD daemon's decisions (DAEMON_RUNS, by default OUT/daemon): `pathpool fidelity` on
-   sbd-shared, sbd-disjoint, sbd-shifting and sbd-shifting-join with the fix, 60 s runs; per
+   sbd-shared, sbd-disjoint, sbd-shifting and sbd-shifting-join with the receivers of
+   --daemon-fix (by default the route mode), 60 s runs; per
    run the daemon's decisions, how many are right, and its abstentions ("not yet": decision windows without
    evidence, no groups written), from summary.json; on sbd-shifting, from sbd.log, the time
    from the shift (the UDP load's `start` in the scenario, on the clock of
@@ -33,7 +37,8 @@ Three measurements, each reused when its folder exists (delete it to measure aga
    shared cases only, --mode-cases): `mixed`, quickack on the MPTCP connection's receiver only
    (TCP keeps Linux's delayed ACKs), and `delack-max`, the sock_ops program of `pathpool
    kernel receiver on --mode delack-max` on the subflows only (`delayed_ack =
-   "linux-delack-max"`). They fill the table between the `realfair-modes` markers.
+   "linux-delack-max"`), and `read-ack` (the fix of 1 and 2). They fill the table between the
+   `realfair-modes` markers.
 
 --measured writes the tables from what is there and runs nothing (no root needed).
 """
@@ -56,9 +61,12 @@ FIX_MPTCP_ONLY = "flows.mp.delayed_ack=false"
 # "fixed" is the route mode of `pathpool kernel receiver on` on every receiver; the others
 # change the MPTCP connection's receiver ("mp" in every fidelity case) and leave TCP's alone.
 MODES = {
-    "fixed": ("quickack on every receiver's routes (`receiver on`, route mode)", [FIX]),
+    "fixed": ("quickack on every receiver's routes (`receiver on --mode route`)", [FIX]),
     "mixed": ("quickack on the MPTCP receiver's routes only", ["flows.mp.delayed_ack=false"]),
     "delack-max": ("sock_ops: the subflows' delayed-ACK timer at its minimum (`receiver on --mode delack-max`)", ["flows.mp.delayed_ack=linux-delack-max"]),
+    # The testbed runs `delayed_ack = "linux-proposed"` on an MPTCP flow with the read-ack
+    # programs, so the simulator beside it runs the kernel change they emulate.
+    "read-ack": ("BPF: each subflow sends the read-time ACK as TCP does (`receiver on --mode read-ack`)", ["flows.mp.delayed_ack=linux-proposed"]),
 }
 MODE_CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-shared"]
 CASES = ["mptcp-shared", "lia-shared", "olia-shared", "balia-shared", "sbd-shared",
@@ -123,9 +131,10 @@ def capture_runs(a, modes=("stock", "fixed")):
             for setting in MODES.get(mode, ("", []))[1]:
                 cmd += ["--set", setting]
             run(cmd, stdout=subprocess.DEVNULL)
-            text = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/mptcp_acks.py"), os.path.join(out, "capture"),
+            # scripts.mptcp_acks reads the captures with the pathpool package (--python).
+            text = subprocess.run([a.python, "-m", "scripts.mptcp_acks", os.path.join(out, "capture"),
                                    "--bottleneck", "bottleneck", "--access", "j1:1us", "--access", "j2:1us", "--access", "t:1ms"],
-                                  check=True, capture_output=True, text=True).stdout
+                                  check=True, capture_output=True, text=True, cwd=ROOT).stdout
             with open(os.path.join(out, "acks.txt"), "w") as f:
                 f.write(text)
             note_load(os.path.join(a.out, "acks"), f"{mode}-{k} end")
@@ -153,7 +162,8 @@ def rng(values, digits=2, scale=1.0):
     return f"{statistics.median(v):.{digits}f} [{min(v):.{digits}f}, {max(v):.{digits}f}]"
 
 
-def cause_table(a, modes=(("stock", "as Linux has them"), ("fixed", "with the receiver fix"))):
+def cause_table(a, modes=None):
+    modes = modes or (("stock", "as Linux has them"), (a.fix, f"with the receiver fix (`{a.fix}`)"))
     lines = ["| receivers | flow | train ends whose ACK is held over 0.3 ms | drops per 1000 packets at the bottleneck | runs |",
              "|---|---|---|---|---|"]
     verdicts = []
@@ -265,23 +275,23 @@ def shares_table(a):
     lines = ["| target | real Linux, receiver fix: median [min, max] (runs) | verdict | real Linux, receivers as they are | simulator, same receivers as the fix (seeds) | simulator, the proposed kernel change (seeds) |",
              "|---|---|---|---|---|---|"]
     for case, what, low, high in SHARE_TARGETS:
-        fixed = ratios(a, "fixed", case)
+        fixed = ratios(a, a.fix, case)
         goal = f"[{low}, {high}]" if high else f">= {low}"
         verdict = inside(statistics.median(fixed), low, high) if fixed else "not measured"
-        lines.append(f"| {what}: {goal} | {cell(fixed)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(ratios(a, 'fixed', case, 'sim'))} | {cell(proposed(a, case))} |")
-    sbd, olia = ratios(a, "fixed", "sbd-disjoint"), ratios(a, "fixed", "olia-disjoint")
+        lines.append(f"| {what}: {goal} | {cell(fixed)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(ratios(a, a.fix, case, 'sim'))} | {cell(proposed(a, case))} |")
+    sbd, olia = ratios(a, a.fix, "sbd-disjoint"), ratios(a, a.fix, "olia-disjoint")
     if sbd and olia:
         x = statistics.median(sbd) / statistics.median(olia)
         s_sbd, s_olia = ratios(a, "stock", "sbd-disjoint"), ratios(a, "stock", "olia-disjoint")
         stock = f"{statistics.median(s_sbd) / statistics.median(s_olia):.2f} (medians)" if s_sbd and s_olia else "not measured"
-        sim_sbd, sim_olia = ratios(a, "fixed", "sbd-disjoint", "sim"), ratios(a, "fixed", "olia-disjoint", "sim")
+        sim_sbd, sim_olia = ratios(a, a.fix, "sbd-disjoint", "sim"), ratios(a, a.fix, "olia-disjoint", "sim")
         sim = f"{statistics.median(sim_sbd) / statistics.median(sim_olia):.2f} (medians)" if sim_sbd and sim_olia else ""
         p_sbd, p_olia = proposed(a, "sbd-disjoint"), proposed(a, "olia-disjoint")
         prop = f"{statistics.median(p_sbd) / statistics.median(p_olia):.2f} (medians)"
         lines.append(f"| MPTCP-SBD / OLIA, two disjoint bottlenecks: >= 1.5 | {x:.2f} (medians; OLIA {cell(olia)}) | {inside(x, 1.5, None)} | {stock} | {sim} | {prop} |")
     for case, what in (("mptcp-shared", "uncoupled MPTCP / TCP, one shared bottleneck"),
                        ("mptcp-disjoint", "uncoupled MPTCP / the TCP flows, two disjoint bottlenecks")):
-        real, sim = ratios(a, "fixed", case), ratios(a, "fixed", case, "sim")
+        real, sim = ratios(a, a.fix, case), ratios(a, a.fix, case, "sim")
         if real and sim:
             gap = statistics.median(sim) / statistics.median(real) - 1
             verdict = f"simulator {gap * 100:+.1f} %: {'inside' if abs(gap) <= 0.15 else '**outside**'}"
@@ -290,10 +300,10 @@ def shares_table(a):
         lines.append(f"| {what}: within 15 % of the simulator | {cell(real)} | {verdict} | {cell(ratios(a, 'stock', case))} | {cell(sim)} | {cell(proposed(a, case))} |")
     lines += daemon_rows(a)
     text = "\n".join(lines)
-    for mode, folder in (("fixed", os.path.join(a.out, "fixed")), ("stock", os.path.join(a.out, "stock")), ("daemon", a.daemon_runs)):
+    for mode, folder in (("fixed", os.path.join(a.out, a.fix)), ("stock", os.path.join(a.out, "stock")), ("daemon", a.daemon_runs)):
         ld = loads(folder)
         if ld:
-            which = {"fixed": "with the fix", "stock": "without it", "daemon": "the SBD daemon's runs (with the fix)"}[mode]
+            which = {"fixed": f"with the fix (`{a.fix}`)", "stock": "without it", "daemon": f"the SBD daemon's runs (receivers: `{a.daemon_fix}`)"}[mode]
             text += (f"\n\nLoad average (1 min) at each case's start and end, {which}: "
                      f"{min(ld):.1f}-{max(ld):.1f} (median {statistics.median(ld):.1f}).")
     return text
@@ -313,14 +323,14 @@ def daemon_cases_with_controllers(a):
     """The daemon's cases with this build's controllers loaded for the whole measurement
     (`pathpool kernel load` before, `unload` after, when they were not loaded already), and
     their build written beside every run (controllers.json), so a run says what it ran on."""
-    loaded_here = not any(n.startswith("pp_") for n in open("/proc/sys/net/ipv4/tcp_available_congestion_control").read().split())
+    loaded_here = not any(n.startswith("pp_") and not n.startswith("pp_ra_") for n in open("/proc/sys/net/ipv4/tcp_available_congestion_control").read().split())
     if loaded_here:
         run([a.bin, "kernel", "load"])
     try:
         build = controllers_build()
         if not build["programs"]:
             sys.exit("realfair.py: no struct_ops program is loaded after `pathpool kernel load`")
-        fidelity(a, "fixed", out=a.daemon_runs, cases=DAEMON_CASES)
+        fidelity(a, a.daemon_fix, out=a.daemon_runs, cases=DAEMON_CASES)
         if controllers_build() != build:
             sys.exit("realfair.py: the loaded controllers changed during the daemon's runs")
         for case in DAEMON_CASES:
@@ -512,6 +522,9 @@ def main():
     ap.add_argument("--repeats", type=int, default=5, help="real runs of 60 s per case")
     ap.add_argument("--captures", type=int, default=3, help="captured 30 s runs with and without the fix")
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "kernel.md"))
+    ap.add_argument("--fix", default="read-ack", choices=sorted(MODES), help="the receiver mode the main tables call the receiver fix (its runs under OUT/MODE)")
+    ap.add_argument("--daemon-fix", default="fixed", choices=sorted(MODES), help="the receiver mode the SBD daemon's runs are measured with")
+    ap.add_argument("--python", default=sys.executable, help="a Python with the pathpool package, which reads the captures (docs/python.md)")
     ap.add_argument("--measured", action="store_true", help="write the tables from what is measured; run nothing")
     ap.add_argument("--daemon-only", action="store_true", help="measure only the SBD daemon's cases (into DAEMON_RUNS); --measured writes the tables")
     ap.add_argument("--print", action="store_true", help="print the tables instead of writing the doc")
@@ -536,8 +549,8 @@ def main():
                 fidelity(a, m, cases=mode_cases)
             return
         if not a.daemon_only:
-            capture_runs(a)
-            fidelity(a, "fixed")
+            capture_runs(a, ("stock", a.fix))
+            fidelity(a, a.fix)
             fidelity(a, "stock")
         daemon_cases_with_controllers(a)
         if a.daemon_only:

@@ -43,11 +43,11 @@ fn the_receiver_fix_acknowledges_every_segment_and_leaves_nothing_behind() {
     // Linux's delayed ACKs: about one ACK per two segments of each pair.
     let held = acks_per_segment(&receiver, &sender);
     assert!(pathpool(&receiver, &["kernel", "receiver", "status"]).contains("receiver fix: off"));
-    let on = pathpool(&receiver, &["kernel", "receiver", "on"]);
+    let on = pathpool(&receiver, &["kernel", "receiver", "on", "--mode", "route"]);
     assert!(on.contains("  10.79.0.0/24 dev vr"), "{on}");
     assert!(ip(&["-n", &receiver, "route"]).contains("quickack 1"));
     let changed = on.lines().filter(|l| l.starts_with("  ")).count();
-    let again = in_ns(&receiver, env!("CARGO_BIN_EXE_pathpool"), &["kernel", "receiver", "on"]);
+    let again = in_ns(&receiver, env!("CARGO_BIN_EXE_pathpool"), &["kernel", "receiver", "on", "--mode", "route"]);
     assert!(!again.status.success() && String::from_utf8_lossy(&again.stderr).contains("already on"), "a second `on` is refused");
     let quick = acks_per_segment(&receiver, &sender);
     // Measured: 0.60 and 1.00 (beside a testbed run).

@@ -7,8 +7,7 @@
 
 mod support;
 
-use std::process::{Command, Stdio};
-use support::netns_pair::{in_ns, out_per_in_segment, pathpool, Pair, Server};
+use support::netns_pair::{in_ns, pathpool, Pair};
 
 /// Accepts one connection and does not read until the sender is done (PROTO: 262 for MPTCP,
 /// 6 for TCP).
@@ -17,25 +16,8 @@ const SERVER: &str = "import socket,sys\ns=socket.socket(socket.AF_INET,socket.S
 /// 400 writes of 100 bytes, 10 ms apart.
 const CLIENT: &str = "import socket,sys,time\ns=socket.socket(socket.AF_INET,socket.SOCK_STREAM,int(sys.argv[1]))\ns.connect(('10.79.1.1',5001))\ns.setsockopt(socket.IPPROTO_TCP,socket.TCP_NODELAY,1)\nfor _ in range(400):\n    s.sendall(b'x'*100); time.sleep(0.01)\ntime.sleep(0.1)\ns.close()\n";
 
-/// The receiver's ACKs per data segment over one transfer (nstat's TcpOutSegs / TcpInSegs).
 fn acks_per_segment(receiver: &str, sender: &str, proto: &str) -> f64 {
-    let mut server = Command::new("ip")
-        .args(["netns", "exec", receiver, "python3", "-c", SERVER, proto])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("server starts");
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.as_mut().unwrap()), &mut line).unwrap();
-    assert_eq!(line.trim(), "ready");
-    let mut server = Server(server);
-    assert!(in_ns(receiver, "nstat", &["-n"]).status.success());
-    let client = in_ns(sender, "python3", &["-c", CLIENT, proto]);
-    assert!(client.status.success(), "client: {}", String::from_utf8_lossy(&client.stderr));
-    let ratio = out_per_in_segment(receiver);
-    drop(server.0.stdin.take());
-    let _ = server.0.wait();
-    ratio
+    support::netns_pair::acks_per_segment(receiver, sender, proto, SERVER, CLIENT)
 }
 
 fn bpf_pins() -> Vec<String> {

@@ -111,6 +111,9 @@ fn make_hosts(hosts: &Hosts) {
     }
     for ns in [s, r] {
         ip(&["-n", ns, "link", "set", "lo", "up"]);
+        // The hosts' default congestion control, which the recipe restores: in a network
+        // namespace Linux takes only an unrestricted one as default (reno, not cubic or bbr).
+        ip(&["netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=reno"]);
     }
     // The second path: traffic from the sender's second address leaves by eth1 (the
     // receiver answers ARP for 10.9.1.2 there too, as Linux does for any local address).
@@ -161,6 +164,12 @@ fn the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behi
     assert!(conn.contains("subflows 2"), "two subflows: {conn}");
     assert!(conn.contains("groups"), "{conn}");
     assert!(stdout.contains("receiver fix (this network namespace): off"), "{stdout}");
+    // receiver status, then: the read-ack fix covers both subflows (the sender negotiated
+    // ECN) and has sent read-time ACKs; nothing is reported uncovered.
+    let read_ack = stdout.lines().find(|l| l.starts_with("read-ack: on: ")).unwrap_or_else(|| panic!("receiver status shows no read-ack line:\n{stdout}"));
+    let covered: u64 = read_ack["read-ack: on: ".len()..].split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(covered >= 2, "both subflows on the read-ack twins: {read_ack}");
+    assert!(!read_ack.contains("NOT covered") && !read_ack.contains(" 0 read-time ACK(s)"), "{read_ack}");
     // iperf3 moved data at about the two paths' 40 Mb/s, not one path's 20.
     let receiver_line = iperf.lines().rev().find(|l| l.trim_end().ends_with("receiver")).unwrap_or_else(|| panic!("iperf3's log has no result:\n{iperf}"));
     let mbps = mbits(receiver_line).unwrap_or_else(|| panic!("no rate in {receiver_line}"));
@@ -169,6 +178,8 @@ fn the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behi
 
     // Nothing left: controllers, routes of the receiver fix, processes.
     assert!(registered().is_empty(), "controllers left registered: {:?}", registered());
+    let twins = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control").unwrap_or_default();
+    assert!(!twins.split_whitespace().any(|n| pathpool_kernel::READ_ACK_CCS.contains(&n)), "the read-ack fix left registered: {twins}");
     assert_eq!(routes(&hosts.receiver), before, "the receiver's routes are as they were");
     for ns in [&hosts.sender, &hosts.receiver] {
         let pids = Command::new("ip").args(["netns", "pids", ns]).output().unwrap();

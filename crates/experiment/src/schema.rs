@@ -140,8 +140,9 @@ pub struct TcpSpec {
     pub linux_receiver: bool,
     /// `delayed_ack = "linux-proposed"`: Linux's receiver with the kernel change proposed in
     /// docs/kernel.md ("For the kernel's maintainers"): a subflow's read-time ACK needs only
-    /// what the application can read to be empty, not the connection's out-of-order data. The
-    /// simulator only: no kernel has it.
+    /// what the application can read to be empty, not the connection's out-of-order data. No
+    /// kernel has it: the testbed emulates it on MPTCP flows with the receiver fix's `read-ack`
+    /// programs (`pathpool kernel receiver on --mode read-ack`).
     pub subflow_read_alone: bool,
     /// `delayed_ack = "linux-delack-max"` (MPTCP only): Linux's receiver with the subflows'
     /// delayed-ACK timer capped at 2 jiffies by the receiver fix's sock_ops program

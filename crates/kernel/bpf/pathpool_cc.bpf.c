@@ -485,6 +485,11 @@ static __always_inline void pp_set_state(struct sock *sk, __u8 state)
 		ca_of(sk)->frac = 0;
 }
 
+/* Selectable as any network namespace's default and by unprivileged sockets, as cubic and reno
+ * are (tcp_set_default_congestion_control refuses a restricted one outside the initial
+ * namespace). TCP_CONG_NON_RESTRICTED, include/net/tcp.h. */
+#define PP_TCP_CONG_NON_RESTRICTED 0x1
+
 /* NAME##_ops_*: the hooks' names stay clear of the arithmetic's pp_<algorithm>_* helpers. */
 #define PP_CC(NAME, ALGO)                                                               \
 	SEC("struct_ops")                                                               \
@@ -516,6 +521,7 @@ static __always_inline void pp_set_state(struct sock *sk, __u8 state)
 		.set_state = (void *)NAME##_ops_set_state,                              \
 		.undo_cwnd = (void *)NAME##_ops_undo_cwnd,                              \
 		.pkts_acked = (void *)NAME##_ops_pkts_acked,                            \
+		.flags = PP_TCP_CONG_NON_RESTRICTED,                                    \
 		.name = #NAME,                                                          \
 	};
 

@@ -18,10 +18,12 @@ mod guard;
 #[cfg(feature = "bpf")]
 mod loader;
 #[cfg(feature = "bpf")]
+mod read_ack;
+#[cfg(feature = "bpf")]
 mod receiver_bpf;
 
 pub use names::{controller_for, controllers, linux_cc, sbd_controller, LinuxCc};
-pub use receiver::{receiver_off, receiver_on, receiver_status, DelackStats};
+pub use receiver::{receiver_off, receiver_on, receiver_status, DelackStats, ReadAckStats};
 pub use status::{registered, ConnStatus, SbdRun, Status};
 
 #[cfg(feature = "bpf")]
@@ -31,9 +33,11 @@ pub use guard::Guard;
 #[cfg(feature = "bpf")]
 pub use loader::{buildable, load, set_pacing, status, unload, write_groups};
 #[cfg(feature = "bpf")]
+pub use read_ack::{read_ack_detach, read_ack_off, read_ack_on, read_ack_status, READ_ACK_CCS};
+#[cfg(feature = "bpf")]
 pub use receiver_bpf::{delack_detach, delack_off, delack_on, delack_status};
 
 #[cfg(not(feature = "bpf"))]
 mod unbuilt;
 #[cfg(not(feature = "bpf"))]
-pub use unbuilt::{buildable, delack_detach, delack_off, delack_on, delack_status, load, run_sbd, run_sbd_until, set_pacing, status, unload, write_groups, Guard};
+pub use unbuilt::{buildable, delack_detach, delack_off, delack_on, delack_status, load, read_ack_detach, read_ack_off, read_ack_on, read_ack_status, READ_ACK_CCS, run_sbd, run_sbd_until, set_pacing, status, unload, write_groups, Guard};

@@ -156,6 +156,14 @@ fn remove_pins() {
 /// The kernel frees a link asynchronously: this waits up to 5 s for the names to go.
 pub fn unload() -> Result<Vec<String>, String> {
     preflight()?;
+    // New sockets would keep taking an unregistered default (the namespace holds it).
+    let default = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_congestion_control").unwrap_or_default();
+    if controllers().contains(&default.trim()) {
+        return Err(format!(
+            "net.ipv4.tcp_congestion_control is {} in this network namespace: set it back (e.g. sysctl -w net.ipv4.tcp_congestion_control=cubic) before unloading",
+            default.trim()
+        ));
+    }
     let before = registered();
     remove_pins();
     let start = Instant::now();

@@ -188,6 +188,29 @@ pub struct DelackStats {
     pub others: u64,
 }
 
+/// What the `read-ack` mode's programs counted in a namespace (pathpool_read_ack.bpf.c,
+/// `struct pp_ra_stats`; read_ack.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadAckStats {
+    /// MPTCP subflows established here since `on` and moved to `pp_read_ack`.
+    pub subflows: u64,
+    /// MPTCP subflows left as they were because their sender did not negotiate ECN.
+    pub no_ecn: u64,
+    /// MPTCP subflows left on a congestion control other than cubic (chosen for sending).
+    pub other_cc: u64,
+    /// MPTCP subflows where the kernel refused the change of congestion control.
+    pub refused: u64,
+    /// Other TCP sockets established here, left alone.
+    pub others: u64,
+    /// Data segments `pp_read_ack` saw on its subflows.
+    pub segments: u64,
+    /// Read-time ACKs it sent.
+    pub acks: u64,
+    /// Data segments that arrived on subflows an application had moved to a congestion
+    /// control other than cubic, reno or bbr after the handshake (not covered).
+    pub moved_off: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,7 +32,7 @@ fn netns_inode() -> Result<String, String> {
 
 /// The kernel's cookie of this network namespace (SO_NETNS_COOKIE, never reused, unlike the
 /// namespace's inode number), which the program compares with bpf_get_netns_cookie().
-fn netns_cookie() -> Result<u64, String> {
+pub(crate) fn netns_cookie() -> Result<u64, String> {
     const SO_NETNS_COOKIE: libc::c_int = 71;
     // SAFETY: a plain socket, closed below; getsockopt writes at most `len` bytes.
     unsafe {
@@ -59,7 +59,7 @@ fn pin_dir() -> Result<PathBuf, String> {
 /// The root of the cgroup v2 hierarchy, from this mount namespace or, under `ip netns exec`
 /// (whose fresh /sys has no cgroup mounts), from the nearest ancestor process that sees one
 /// (`/proc/PID/root/...`, as `bpf_fs` finds the BPF filesystem).
-fn cgroup2_root() -> Result<PathBuf, String> {
+pub(crate) fn cgroup2_root() -> Result<PathBuf, String> {
     let mut pid = std::process::id();
     for hop in 0..64 {
         let (mounts, prefix) = if hop == 0 { ("/proc/self/mounts".to_string(), String::new()) } else { (format!("/proc/{pid}/mounts"), format!("/proc/{pid}/root")) };

@@ -48,6 +48,24 @@ pub fn delack_status() -> Result<Option<crate::DelackStats>, String> {
     Ok(None)
 }
 
+pub const READ_ACK_CCS: [&str; 3] = ["pp_ra_cubic", "pp_ra_reno", "pp_ra_bbr"];
+
+pub fn read_ack_on() -> Result<u64, String> {
+    Err(WHY.into())
+}
+
+pub fn read_ack_detach(_cookie: u64) -> Result<bool, String> {
+    Err(WHY.into())
+}
+
+pub fn read_ack_off() -> Result<bool, String> {
+    Ok(false)
+}
+
+pub fn read_ack_status() -> Result<Option<crate::ReadAckStats>, String> {
+    Ok(None)
+}
+
 /// Loads the controllers for a scope when they are not loaded yet.
 pub struct Guard;
 

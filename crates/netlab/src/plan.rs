@@ -58,6 +58,11 @@ pub trait FlowNeeds {
     fn receiver_route_attributes(&self) -> &'static str;
     /// SACK on or off at the sender (a per-namespace sysctl), for TCP-based flows.
     fn sack(&self) -> Option<bool>;
+    /// Whether the sender asks for ECN (`net.ipv4.tcp_ecn = 1` in its namespace; Linux's
+    /// default only accepts it).
+    fn ecn(&self) -> bool {
+        false
+    }
     /// How the routes of a flow with several (sub)paths are told apart.
     fn paths(&self) -> Paths;
 }
@@ -232,6 +237,9 @@ pub fn build<S: FlowNeeds>(l: &Loaded, checked: Vec<S>) -> Plan<S> {
         }
         if let Some(sack) = spec.sack() {
             sysctls[sender].push(("ipv4/tcp_sack".into(), if sack { "1" } else { "0" }.into()));
+        }
+        if spec.ecn() {
+            sysctls[sender].push(("ipv4/tcp_ecn".into(), "1".into()));
         }
         flows.push(FlowPlan {
             name: flow.name.clone(),

@@ -53,6 +53,10 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     delack_nodes.sort_unstable();
     delack_nodes.dedup();
     let delack = DelackMax::attach(delack_nodes.iter().map(|&i| names[i].clone()).collect())?;
+    let mut read_ack_nodes: Vec<usize> = plan.flows.iter().filter(|f| f.spec.read_ack()).map(|f| f.receiver).collect();
+    read_ack_nodes.sort_unstable();
+    read_ack_nodes.dedup();
+    let read_ack = ReadAck::attach(read_ack_nodes.iter().map(|&i| names[i].clone()).collect())?;
     let mut hosts = Vec::new();
     for ((node, path), i) in options.host_captures.iter().zip(&capture_nodes) {
         hosts.push(crate::host_capture::HostCapture::start(node, &names[*i], path)?);
@@ -105,6 +109,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let lost = network.stop();
     drop(hosts);
     drop(delack);
+    drop(read_ack);
     drop(network);
     Ok(crate::outcome::assemble(l, &plan, &names, &samples, warm_index, &lost, wall))
 }
@@ -141,6 +146,32 @@ impl Drop for DelackMax {
         for pins in &self.0 {
             if let Err(e) = pathpool_kernel::delack_detach(pins) {
                 eprintln!("pathpool: detaching the delack-max program ({}): {e}", pins.display());
+            }
+        }
+    }
+}
+
+/// `delayed_ack = "linux-proposed"` on an MPTCP flow: the receiver fix's `read-ack`
+/// programs enabled for the receivers' namespaces during the run, disabled when it ends,
+/// also after a failure (by the namespaces' cookies: they may be gone by then).
+struct ReadAck(Vec<u64>);
+
+impl ReadAck {
+    fn attach(namespaces: Vec<String>) -> Result<ReadAck> {
+        let mut guard = ReadAck(Vec::new());
+        for ns in namespaces {
+            let cookie = in_namespace(&ns, || pathpool_kernel::read_ack_on().map_err(|e| crate::TestbedError(format!("delayed_ack = \"linux-proposed\" (the read-ack receiver fix): {e}"))))?;
+            guard.0.push(cookie);
+        }
+        Ok(guard)
+    }
+}
+
+impl Drop for ReadAck {
+    fn drop(&mut self) {
+        for &cookie in &self.0 {
+            if let Err(e) = pathpool_kernel::read_ack_detach(cookie) {
+                eprintln!("pathpool: disabling the read-ack programs: {e}");
             }
         }
     }

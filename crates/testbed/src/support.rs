@@ -25,6 +25,11 @@ pub struct TcpSettings {
     /// delayed_ack = "linux-delack-max" (MPTCP): the receiver fix's sock_ops program caps the
     /// subflows' delayed-ACK timer in the receiver's namespace for the run.
     pub delack_max: bool,
+    /// delayed_ack = "linux-proposed": the kernel change docs/kernel.md proposes, which no
+    /// kernel has, emulated by the receiver fix's `read-ack` programs in the receiver's
+    /// namespace for the run (the subflows' read-time ACK as TCP's); its sender negotiates
+    /// ECN, which the programs need. On a TCP flow the change alters nothing.
+    pub read_ack: bool,
     pub initial_window: u32,
     pub min_rto_ms: u64,
     /// Wire size of a full data segment.
@@ -71,6 +76,11 @@ impl FlowNeeds for Checked {
         }
     }
 
+    /// The `read-ack` programs act on ECN events, so the subflows' sender asks for ECN.
+    fn ecn(&self) -> bool {
+        self.read_ack()
+    }
+
     /// MPTCP's subflows leave from addresses of their own (the path manager's endpoints).
     fn paths(&self) -> Paths {
         Paths::BySource
@@ -81,6 +91,11 @@ impl Checked {
     /// Whether the receiver's namespace needs the `delack-max` program for this flow.
     pub fn delack_max(&self) -> bool {
         matches!(self, Checked::Mptcp { tcp, .. } if tcp.delack_max)
+    }
+
+    /// Whether the receiver's namespace needs the `read-ack` programs for this flow.
+    pub fn read_ack(&self) -> bool {
+        matches!(self, Checked::Mptcp { tcp, .. } if tcp.read_ack)
     }
 }
 
@@ -195,9 +210,6 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
     if t.initial_window.fract() != 0.0 || t.initial_window < 1.0 {
         return Err(("initial_window", format!("Linux takes a whole number of segments, got {}", t.initial_window)));
     }
-    if t.subflow_read_alone {
-        return Err(("delayed_ack", "\"linux-proposed\" is a kernel change no kernel has (docs/kernel.md, \"For the kernel's maintainers\"): the testbed runs this host's kernel; use \"linux\", true or false".into()));
-    }
     let ms = 1_000_000_000u64;
     if t.min_rto % ms != 0 {
         return Err(("min_rto", "Linux takes the RTO floor in whole milliseconds".into()));
@@ -207,6 +219,7 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
         sack: matches!(t.recovery, pathpool_experiment::schema::Recovery::Sack),
         quickack: !t.delayed_ack,
         delack_max: t.delack_max,
+        read_ack: t.subflow_read_alone,
         initial_window: t.initial_window as u32,
         min_rto_ms: t.min_rto / ms,
         packet_size: t.packet_size,

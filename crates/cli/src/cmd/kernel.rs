@@ -36,18 +36,19 @@ pub enum KernelWhat {
     /// and whether the receiver fix is on in this network namespace.
     Status,
     /// The receiver fix for Linux MPTCP's held ACKs, on a receiving host (this network
-    /// namespace): `on` sets `quickack 1` on every route of its main tables (one ACK per
-    /// segment, TCP and subflows alike; a destination listed twice, as IPv6's fe80::/64, is
-    /// left alone), or with `--mode delack-max` attaches a sock_ops program that caps the
-    /// delayed-ACK timer of this namespace's MPTCP subflows at 2 jiffies (TCP untouched);
-    /// `off` undoes whichever is on, `status` shows both (docs/kernel.md, "The receiver
-    /// fix").
+    /// namespace): `on` has this namespace's MPTCP subflows send the read-time ACK a TCP
+    /// receiver sends (BPF; TCP untouched; the subflows' senders must negotiate ECN:
+    /// net.ipv4.tcp_ecn=1 there), or with `--mode route` sets `quickack 1` on every route of
+    /// its main tables (one ACK per segment, TCP and subflows alike; a destination listed
+    /// twice, as IPv6's fe80::/64, is left alone), or with `--mode delack-max` attaches a
+    /// sock_ops program that caps the delayed-ACK timer of the subflows at 2 jiffies; `off`
+    /// undoes whichever is on, `status` shows them all (docs/kernel.md, "The receiver fix").
     Receiver {
         #[arg(value_enum)]
         what: ReceiverWhat,
-        /// With `on`: which fix.
-        #[arg(long, value_enum, default_value = "route")]
-        mode: ReceiverMode,
+        /// With `on`: which fix (default read-ack).
+        #[arg(long, value_enum)]
+        mode: Option<ReceiverMode>,
     },
     /// The SBD daemon: groups the subflows of every pp_mptcp_sbd connection from their RTT
     /// samples (RFC 8382 statistics, S0's decision filter) and hands the groups to
@@ -65,11 +66,11 @@ pub enum KernelWhat {
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum ReceiverWhat {
-    /// Set quickack on every route.
+    /// Turn the fix on (by default the read-time ACK, `--mode read-ack`).
     On,
-    /// Restore the routes `on` changed.
+    /// Turn off whichever mode is on (the routes `--mode route` changed restored exactly).
     Off,
-    /// Show whether it is on and which routes carry quickack.
+    /// Show each mode: whether it is on and what it covers.
     Status,
 }
 
@@ -79,6 +80,9 @@ pub enum ReceiverMode {
     Route,
     /// sock_ops on the MPTCP subflows only: their delayed-ACK timer at its minimum.
     DelackMax,
+    /// The MPTCP subflows only: each ACKs a lone pushed segment as TCP does at the read
+    /// (a BPF congestion control on them; their senders must negotiate ECN).
+    ReadAck,
 }
 
 /// One line on the `delack-max` program: off, or what it did so far.
@@ -101,11 +105,43 @@ fn delack_line() -> Result<String, CliError> {
     })
 }
 
-fn receiver(what: ReceiverWhat, mode: ReceiverMode) -> Result<(), CliError> {
+/// One line on the `read-ack` programs: off, or what they did so far here.
+fn read_ack_line() -> Result<String, CliError> {
+    Ok(match pathpool_kernel::read_ack_status().map_err(CliError::runtime)? {
+        None => "off".into(),
+        Some(s) => {
+            let mut line = format!(
+                "on: {} subflow(s) on {}, {} read-time ACK(s) sent for {} data segment(s); {} TCP socket(s) left alone",
+                s.subflows,
+                pathpool_kernel::READ_ACK_CCS.join(" or "),
+                s.acks,
+                s.segments,
+                s.others
+            );
+            // Never silently uncovered: a subflow the fix could not take keeps Linux's holds.
+            if s.no_ecn > 0 {
+                line += &format!("; NOT covered: {} subflow(s) whose sender did not negotiate ECN (the fix needs it: net.ipv4.tcp_ecn=1 at the sender)", s.no_ecn);
+            }
+            if s.other_cc > 0 {
+                line += &format!("; NOT covered: {} subflow(s) on a congestion control other than cubic, reno or bbr, left on it", s.other_cc);
+            }
+            if s.moved_off > 0 {
+                line += &format!("; NOT covered: {} data segment(s) on subflows an application moved to a congestion control other than cubic, reno or bbr", s.moved_off);
+            }
+            if s.refused > 0 {
+                line += &format!("; NOT covered: {} subflow(s) where the kernel refused the change", s.refused);
+            }
+            line
+        }
+    })
+}
+
+fn receiver(what: ReceiverWhat, mode: Option<ReceiverMode>) -> Result<(), CliError> {
     let list = |routes: &[String]| routes.iter().map(|r| format!("  {r}\n")).collect::<String>();
-    if mode != ReceiverMode::Route && !matches!(what, ReceiverWhat::On) {
-        return Err(CliError::usage("--mode is for `receiver on`; `off` and `status` cover both modes"));
+    if mode.is_some() && !matches!(what, ReceiverWhat::On) {
+        return Err(CliError::usage("--mode is for `receiver on`; `off` and `status` cover every mode"));
     }
+    let mode = mode.unwrap_or(ReceiverMode::ReadAck);
     match (what, mode) {
         (ReceiverWhat::On, ReceiverMode::Route) => {
             let changed = pathpool_kernel::receiver_on().map_err(CliError::runtime)?;
@@ -115,8 +151,15 @@ fn receiver(what: ReceiverWhat, mode: ReceiverMode) -> Result<(), CliError> {
             let (cgroup, _) = pathpool_kernel::delack_on().map_err(CliError::runtime)?;
             say!("receiver fix on (delack-max): sock_ops program attached to {}, for the MPTCP subflows of this network namespace", cgroup.display());
         }
+        (ReceiverWhat::On, ReceiverMode::ReadAck) => {
+            pathpool_kernel::read_ack_on().map_err(CliError::runtime)?;
+            say!("receiver fix on (read-ack): the MPTCP subflows established in this network namespace from now on, on cubic, reno or bbr, take {} (their senders must negotiate ECN: net.ipv4.tcp_ecn=1 there)", pathpool_kernel::READ_ACK_CCS.join(" or "));
+        }
         (ReceiverWhat::Off, _) => {
             let restored = pathpool_kernel::receiver_off().map_err(CliError::runtime)?;
+            if pathpool_kernel::read_ack_off().map_err(CliError::runtime)? {
+                say!("receiver fix off (read-ack): this network namespace disabled");
+            }
             let detached = pathpool_kernel::delack_off().map_err(CliError::runtime)?;
             say_raw!("receiver fix off: {} route(s) restored\n{}", restored.len(), list(&restored));
             if detached {
@@ -127,6 +170,7 @@ fn receiver(what: ReceiverWhat, mode: ReceiverMode) -> Result<(), CliError> {
             let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
             say_raw!("receiver fix: {}\nroutes with quickack 1: {}\n{}", if on { "on" } else { "off" }, quick.len(), list(&quick));
             say!("delack-max: {}", delack_line()?);
+            say!("read-ack: {}", read_ack_line()?);
         }
     }
     Ok(())
@@ -172,6 +216,7 @@ pub fn run(what: KernelWhat) -> Result<(), CliError> {
             let (on, quick) = pathpool_kernel::receiver_status().map_err(CliError::runtime)?;
             say!("receiver fix (this network namespace): {}, {} route(s) with quickack 1", if on { "on" } else { "off" }, quick.len());
             say!("receiver fix, delack-max (this network namespace): {}", delack_line()?);
+            say!("receiver fix, read-ack (this network namespace): {}", read_ack_line()?);
         }
         KernelWhat::Receiver { what, mode } => receiver(what, mode)?,
     }

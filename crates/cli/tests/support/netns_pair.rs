@@ -2,7 +2,7 @@
 //! at NET.2 and a receiver at NET.1. Dropping them takes the receiver fix off in the receiver
 //! (its state outlives a namespace) and deletes both, also after a failed assertion.
 
-use std::process::{Child, Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 pub struct Pair {
     pub sender: String,
@@ -74,4 +74,27 @@ pub fn out_per_in_segment(ns: &str) -> f64 {
     let counters = String::from_utf8_lossy(&in_ns(ns, "nstat", &["-z", "TcpInSegs", "TcpOutSegs"]).stdout).into_owned();
     let value = |name: &str| -> f64 { counters.lines().find(|l| l.starts_with(name)).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("nstat has no {name}:\n{counters}")) };
     value("TcpOutSegs") / value("TcpInSegs")
+}
+
+/// The receiver's ACKs per data segment over one transfer: `server` (a Python program that
+/// prints "ready" once listening and exits when its stdin closes) runs in `receiver`, `client`
+/// in `sender`, both given PROTO (262 for MPTCP, 6 for TCP) as their argument.
+pub fn acks_per_segment(receiver: &str, sender: &str, proto: &str, server: &str, client: &str) -> f64 {
+    let mut child = Command::new("ip")
+        .args(["netns", "exec", receiver, "python3", "-c", server, proto])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("server starts");
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.as_mut().unwrap()), &mut line).unwrap();
+    assert_eq!(line.trim(), "ready");
+    let mut server = Server(child);
+    assert!(in_ns(receiver, "nstat", &["-n"]).status.success());
+    let out = in_ns(sender, "python3", &["-c", client, proto]);
+    assert!(out.status.success(), "client: {}", String::from_utf8_lossy(&out.stderr));
+    let ratio = out_per_in_segment(receiver);
+    drop(server.0.stdin.take());
+    let _ = server.0.wait();
+    ratio
 }
