@@ -199,6 +199,9 @@ enum Versus {
     /// No relative error: the backend named (this row's or the reference) does not report
     /// the key (its summaries lack it, as the `quic` backend's lack retransmissions).
     NotReported(String),
+    /// No relative error: the reference's median is 0 (a count of drops or timeouts that
+    /// were none), and a ratio over it is no number.
+    ReferenceZero,
 }
 
 impl Versus {
@@ -214,9 +217,9 @@ impl Versus {
     fn text(&self) -> String {
         match self {
             Versus::Reference => "reference".to_string(),
-            Versus::Error(e) if e.is_finite() => format!("{:+.1} %", 100.0 * e),
-            Versus::Error(_) => "n/a (reference median 0)".to_string(),
+            Versus::Error(e) => format!("{:+.1} %", 100.0 * e),
             Versus::NotReported(b) => format!("n/a: not reported by {b}"),
+            Versus::ReferenceZero => "n/a: reference median 0".to_string(),
         }
     }
 }
@@ -252,6 +255,8 @@ fn rows(keys: &[String], backends: &[String], reference: &str, runs: &BTreeMap<&
                 Versus::Reference
             } else if base.is_empty() {
                 Versus::NotReported(reference.to_string())
+            } else if median(&base) == 0.0 {
+                Versus::ReferenceZero
             } else {
                 Versus::Error((median(&v) - median(&base)) / median(&base))
             };
@@ -282,7 +287,7 @@ fn table(rows: &[Row], reference: &str) -> String {
 
 fn report(rows: &[Row], reference: &str, command: &str) -> String {
     format!(
-        "# One scenario on several backends\n\n`{command}`\n\nEach value is the median [min, max] (number of runs; run K of every backend takes seed K). \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median; a key a backend does not report (absent from its summary.json, as the quic backend's retransmissions) has no value there and no relative error. Every run's output folder is under BACKEND/run-K/.\n\n{}\n![each run's value over the reference's median](compare.png)\n",
+        "# One scenario on several backends\n\n`{command}`\n\nEach value is the median [min, max] (number of runs; run K of every backend takes seed K). \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median; a key a backend does not report (absent from its summary.json, as the quic backend's retransmissions) has no value there and no relative error, and none is taken over a reference median of 0 (\"n/a: reference median 0\"; compare.csv's cell is empty). Every run's output folder is under BACKEND/run-K/.\n\n{}\n![each run's value over the reference's median](compare.png)\n",
         table(rows, reference)
     )
 }
@@ -333,5 +338,20 @@ mod tests {
         assert!(err.contains("1 of the 2") && err.contains("quic"), "{err}");
         let err = keys(&["flow.b.retransmissions".to_string()], &runs).unwrap_err().to_string();
         assert!(err.contains("not a number in any summary.json"), "{err}");
+    }
+
+    /// A reference median of 0 (no drops on the reference) gives no ratio: an empty cell in
+    /// compare.csv, and report.md says why, where a division would write NaN or inf.
+    #[test]
+    fn no_relative_error_over_a_reference_median_of_0() {
+        let mut runs: BTreeMap<&str, Vec<BTreeMap<String, Value>>> = BTreeMap::new();
+        runs.insert("linux", vec![summary(&[("bottleneck_drops", 0.0)]), summary(&[("bottleneck_drops", 0.0)]), summary(&[("bottleneck_drops", 4.0)])]);
+        runs.insert("sim", vec![summary(&[("bottleneck_drops", 3.0)]), summary(&[("bottleneck_drops", 0.0)]), summary(&[("bottleneck_drops", 0.0)])]);
+        let backends = ["linux".to_string(), "sim".to_string()];
+        let r = rows(&["bottleneck_drops".to_string()], &backends, "linux", &runs);
+        assert_eq!(csv(&r), "key,backend,runs,median,min,max,relative_error\nbottleneck_drops,linux,3,0,0,4,\nbottleneck_drops,sim,3,0,0,3,\n");
+        let md = report(&r, "linux", "pathpool compare");
+        assert!(md.contains("| bottleneck_drops | sim | 0.0000 [0.0000, 3.0000] (3) | n/a: reference median 0 |"), "{md}");
+        assert!(!md.contains("NaN") && !md.contains("inf"), "{md}");
     }
 }
