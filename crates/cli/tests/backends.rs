@@ -1,7 +1,8 @@
 //! One scenario file, every backend: `pathpool run FILE --backend sim`, `--backend linux`
 //! and `--backend quic` write the same output files with the same summary keys (the
-//! experiment layer writes them all from one `Outcome`), and a scenario a backend cannot run
-//! is refused naming the key.
+//! experiment layer writes them all from one `Outcome`), less the counters a backend cannot
+//! report, which it leaves out and this test names; and a scenario a backend cannot run is
+//! refused naming the key.
 //! The real run needs root and takes the lock of real runs with flock(1), since BPF
 //! struct_ops registration is global and two real runs at once break each other: the file
 //! PATHPOOL_REAL_LOCK names (default /run/pathpool-real.lock; set it empty when the caller
@@ -50,6 +51,20 @@ fn files(dir: &Path) -> BTreeSet<String> {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| !n.starts_with(".pathpool")).collect()
 }
 
+/// The summary keys `backend` cannot report on this scenario and therefore leaves out, as
+/// `(flow, counter)` pairs: the `quic` backend counts no retransmissions, fast retransmits or
+/// timeouts (noq's path statistics count lost packets and congestion events, which the
+/// backend does not read: docs/quic.md); `linux` counts recoveries per namespace, so a
+/// subflow's fast retransmits are unknown (docs/testbed.md). The simulator reports every
+/// key; a key missing anywhere else fails the comparison.
+fn not_reported(backend: &str) -> Vec<(&'static str, &'static str)> {
+    match backend {
+        "quic" => ["mp.sf0", "mp.sf1", "tcp"].into_iter().flat_map(|f| ["retransmissions", "fast_retransmits", "timeouts"].map(|c| (f, c))).collect(),
+        "linux" => vec![("mp.sf0", "fast_retransmits"), ("mp.sf1", "fast_retransmits")],
+        _ => Vec::new(),
+    }
+}
+
 /// summary.json's keys, without the warnings, which a run has only when its measurements
 /// call for them (phase lock, a blind detector), and the summary itself.
 fn summary_keys(dir: &Path) -> (BTreeSet<String>, serde_json::Value) {
@@ -78,7 +93,10 @@ fn sim_linux_and_quic_write_the_same_files_and_keys() {
         assert_eq!(files(&sim), files(&out), "output files of --backend sim and --backend {backend}");
         let (keys, summary) = summary_keys(&out);
         assert_eq!(summary["backend"], backend);
-        assert_eq!(sim_keys, keys, "summary.json keys of --backend sim and --backend {backend}");
+        let absent: BTreeSet<String> = not_reported(backend).into_iter().map(|(f, c)| format!("flow.{f}.{c}")).collect();
+        assert!(absent.is_subset(&sim_keys), "the simulator reports {absent:?}");
+        let expected: BTreeSet<String> = sim_keys.difference(&absent).cloned().collect();
+        assert_eq!(expected, keys, "summary.json keys of --backend sim, less those {backend} does not report, and of --backend {backend}");
         summaries.push((backend, summary));
         let _ = std::fs::remove_dir_all(&out);
     }

@@ -1,5 +1,5 @@
-//! `pathpool quic netns`: multipath QUIC's send and recv processes in two network namespaces
-//! joined by two shaped links, or by one that both paths share. Needs root; without it the
+//! `pathpool quic netns`: multipath QUIC's send and recv processes in network namespaces
+//! (pathpool-netlab's), over two shaped links, or over one that both paths share. Needs root; without it the
 //! tests pass without running, recorded as skipped (`pathpool_testbed::skip`).
 
 use pathpool_testbed::skip::root_or_skip;

@@ -10,11 +10,15 @@ pub struct FlowOutcome {
     /// Goodput at the receiver.
     pub throughput_mbps: f64,
     pub delivered_bytes: u64,
-    pub retransmissions: u64,
+    /// Packets retransmitted. None where the backend does not count them (the `quic`
+    /// backend: docs/quic.md), so that no summary shows a count nobody measured.
+    pub retransmissions: Option<u64>,
     /// Fast-retransmit recoveries entered: window halvings by loss (timeouts apart).
-    /// None where the backend cannot attribute recoveries to the flow (docs/testbed.md).
+    /// None where the backend cannot attribute recoveries to the flow (docs/testbed.md) or
+    /// does not count them (docs/quic.md).
     pub fast_retransmits: Option<u64>,
-    pub timeouts: u64,
+    /// Retransmission timeouts (RTO expiries). None where the backend does not count them.
+    pub timeouts: Option<u64>,
 }
 
 /// One direction of one link over the measurement window.

@@ -25,9 +25,13 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
     for f in &o.flows {
         put(format!("flow.{}.throughput_mbps", f.name), json!(f.throughput_mbps));
         put(format!("flow.{}.delivered_bytes", f.name), json!(f.delivered_bytes));
-        put(format!("flow.{}.retransmissions", f.name), json!(f.retransmissions));
-        put(format!("flow.{}.fast_retransmits", f.name), json!(f.fast_retransmits));
-        put(format!("flow.{}.timeouts", f.name), json!(f.timeouts));
+        // A counter the backend does not report is left out, not written as 0 or null: a
+        // reader (and `pathpool compare`) sees at once that it was not measured.
+        for (key, count) in [("retransmissions", f.retransmissions), ("fast_retransmits", f.fast_retransmits), ("timeouts", f.timeouts)] {
+            if let Some(n) = count {
+                put(format!("flow.{}.{key}", f.name), json!(n));
+            }
+        }
     }
     for l in &o.links {
         put(format!("link.{}.utilization", l.name), json!(l.utilization));

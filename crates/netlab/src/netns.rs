@@ -39,7 +39,7 @@ pub fn sh(program: &str, args: &[&str]) -> Result<String> {
     let out = Command::new(program).args(args).stdin(Stdio::null()).output();
     let out = match out {
         Ok(o) => o,
-        Err(e) => return fail(format!("cannot run {program}: {e} (the testbed needs iproute2's ip and tc)")),
+        Err(e) => return fail(format!("cannot run {program}: {e} (a real network is built with iproute2's ip and tc)")),
     };
     if !out.status.success() {
         return fail(format!("`{program} {}` failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
@@ -56,7 +56,7 @@ pub fn batch(program: &str, ns: &str, lines: &[String]) -> Result<()> {
     let child = Command::new(program).args(["-n", ns, "-batch", "-"]).stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn();
     let mut child = match child {
         Ok(c) => c,
-        Err(e) => return fail(format!("cannot run {program}: {e} (the testbed needs iproute2's ip and tc)")),
+        Err(e) => return fail(format!("cannot run {program}: {e} (a real network is built with iproute2's ip and tc)")),
     };
     let text = lines.join("\n") + "\n";
     child.stdin.take().expect("stdin was piped").write_all(text.as_bytes()).map_err(|e| crate::NetlabError(format!("{program} -batch: {e}")))?;

@@ -28,18 +28,18 @@ pub fn check_network(l: &Loaded) -> Result<()> {
     let file = &l.source.name;
     let src = &l.source;
     if l.scenario.simulation.probe_interval < MIN_PROBE_INTERVAL_PS {
-        return fail(format!("{file}: simulation.probe_interval: the testbed samples real sockets and queues at most every 10ms"));
+        return fail(format!("{file}: simulation.probe_interval: a real network (backends linux and quic) has its queues and sockets read at most every 10ms"));
     }
     for link in &l.scenario.links {
         if link.from.value == link.to.value {
-            return Err(crate::NetlabError(link.name.error(src, "the testbed cannot build a link from a node to itself").to_string()));
+            return Err(crate::NetlabError(link.name.error(src, "a real network (backends linux and quic) cannot build a link from a node to itself: a link is a TUN device in each of two nodes' namespaces").to_string()));
         }
         for (dir, what) in [(Some(&link.forward), ""), (link.reverse.as_ref(), ".reverse")] {
             let Some(d) = dir else { continue };
             let why = match d.queue {
                 QueueSpec::DropTail => continue,
-                QueueSpec::Red { .. } => "\"red\": this kernel has no RED queueing discipline (sch_red); use \"droptail\" on the testbed",
-                QueueSpec::RandomTailDrop { .. } => "\"random-tail-drop\" exists only in the simulator; use \"droptail\" on the testbed",
+                QueueSpec::Red { .. } => "\"red\": this kernel has no RED queueing discipline (sch_red); use \"droptail\" on a real network (backends linux and quic)",
+                QueueSpec::RandomTailDrop { .. } => "\"random-tail-drop\" exists only in the simulator; use \"droptail\" on a real network (backends linux and quic)",
             };
             return Err(crate::NetlabError(src.error(&d.buffer.origin, &format!("links.{}{what}.queue", link.name.value), why).to_string()));
         }

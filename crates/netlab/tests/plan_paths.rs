@@ -5,45 +5,8 @@
 
 use pathpool_netlab::plan::{self, FlowNeeds, Paths};
 
-const SCENARIO: &str = r#"
-[simulation]
-duration = "5s"
-probe_interval = "100ms"
-
-[links.sa]
-from = "s"
-to = "a"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[links.ar]
-from = "a"
-to = "r"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[links.sb]
-from = "s"
-to = "b"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[links.br]
-from = "b"
-to = "r"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[[flows]]
-name = "mp"
-kind = "mptcp"
-subflows = [["s", "a", "r"], ["s", "b", "r"]]
-cc = "lia"
-"#;
+/// One two-path connection (s-a-r, s-b-r) and a TCP flow from a node of its own.
+const SCENARIO: &str = include_str!("../../../scenarios/netlab/two-paths.toml");
 
 struct Needs(Paths);
 
@@ -64,7 +27,8 @@ impl FlowNeeds for Needs {
 
 fn plan(paths: Paths) -> plan::Plan<Needs> {
     let l = pathpool_experiment::load_str("two-paths.toml", SCENARIO, &[]).expect("the scenario loads");
-    plan::build(&l, vec![Needs(paths)])
+    // The TCP flow has one path, so how paths are told apart does not touch it.
+    plan::build(&l, vec![Needs(paths), Needs(Paths::BySource)])
 }
 
 /// The sender's `ip rule` lines: (from, to, table) of every rule.

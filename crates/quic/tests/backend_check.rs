@@ -5,55 +5,12 @@
 use pathpool_experiment::Backend;
 use pathpool_quic::{Quic, QuicCc};
 
-const BASE: &str = r#"
-[simulation]
-duration = "5s"
-probe_interval = "100ms"
-
-[links.sa]
-from = "s"
-to = "a"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[links.ar]
-from = "a"
-to = "r"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[links.sb]
-from = "s"
-to = "b"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[links.br]
-from = "b"
-to = "r"
-rate = "10Mbps"
-delay = "5ms"
-buffer = 50
-
-[[flows]]
-name = "mp"
-kind = "mptcp"
-subflows = [["s", "a", "r"], ["s", "b", "r"]]
-cc = "olia"
-
-[[flows]]
-name = "tcp"
-route = ["s", "a", "r"]
-cc = "reno"
-recovery = "sack"
-"#;
+/// A two-path OLIA connection and a Reno flow beside it.
+const BASE: &str = include_str!("../../../scenarios/netlab/two-paths.toml");
 
 fn check(overrides: &[&str]) -> Result<Vec<pathpool_quic::QuicFlow>, String> {
     let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let l = pathpool_experiment::load_str("q.toml", BASE, &o).expect("the scenario loads");
+    let l = pathpool_experiment::load_str("two-paths.toml", BASE, &o).expect("the scenario loads");
     pathpool_quic::check_scenario(&l)
 }
 
@@ -63,7 +20,7 @@ fn takes_a_coupled_connection_and_a_reno_flow() {
     assert_eq!(flows.len(), 2);
     assert_eq!((flows[0].cc, flows[0].paths, flows[0].single), (QuicCc::Olia, 2, false));
     assert_eq!((flows[1].cc, flows[1].paths, flows[1].single), (QuicCc::Uncoupled, 1, true));
-    let l = pathpool_experiment::load_str("q.toml", BASE, &[]).unwrap();
+    let l = pathpool_experiment::load_str("two-paths.toml", BASE, &[]).unwrap();
     assert_eq!(Quic { progress: false }.check(&l), Ok(()));
 }
 
@@ -77,6 +34,6 @@ fn refuses_what_quic_cannot_run_naming_the_key() {
         (&["links.ar.queue=red", "links.ar.red_min=5", "links.ar.red_max=15"][..], "links.ar.queue", "red"),
     ] {
         let e = check(set).expect_err(&format!("{set:?} runs on QUIC"));
-        assert!(e.contains("q.toml") && e.contains(key) && e.contains(why), "{set:?}: {e}");
+        assert!(e.contains("two-paths.toml") && e.contains(key) && e.contains(why), "{set:?}: {e}");
     }
 }

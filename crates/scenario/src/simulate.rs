@@ -165,9 +165,9 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 bulk: *bulk,
                 throughput_mbps: st.throughput_bps / 1e6,
                 delivered_bytes: st.delivered_bytes,
-                retransmissions: st.retransmissions,
+                retransmissions: Some(st.retransmissions),
                 fast_retransmits: Some(st.fast_retransmits),
-                timeouts: st.timeouts,
+                timeouts: Some(st.timeouts),
             }
         })
         .collect();

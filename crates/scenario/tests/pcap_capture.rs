@@ -102,7 +102,7 @@ fn each_transmission_keeps_its_ip_identification_from_sender_to_receiver() {
     assert_eq!(unique.len(), sent.len(), "two transmissions share a (sequence, identification)");
     assert!(arrived.iter().all(|a| unique.contains(a)), "a packet arrived with an identification it did not leave with");
     let lost = sent.len() - arrived.len();
-    let retransmitted = outcome.flows[0].retransmissions as usize;
+    let retransmitted = outcome.flows[0].retransmissions.expect("the simulator counts retransmissions") as usize;
     assert!(lost > 0, "the 8-packet buffer dropped nothing");
     // Every drop is retransmitted; a transmission still in flight at the end is neither.
     assert!(lost <= retransmitted + 100 && retransmitted <= lost + 100, "lost {lost}, retransmitted {retransmitted}");

@@ -106,9 +106,9 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
                 bulk: matches!(r.plan.spec, Checked::Tcp { traffic: TcpTraffic::Bulk, .. }),
                 throughput_mbps: mbps(delivered, window),
                 delivered_bytes: delivered,
-                retransmissions: delta(|t| u64::from(t.total_retrans)),
+                retransmissions: Some(delta(|t| u64::from(t.total_retrans))),
                 fast_retransmits: alone.then(|| recoveries(last, ns).saturating_sub(recoveries(first, ns))),
-                timeouts: delta(|t| u64::from(t.rto_count)),
+                timeouts: Some(delta(|t| u64::from(t.rto_count))),
             }
         })
         .collect();

@@ -153,14 +153,24 @@ fn number(summary: &BTreeMap<String, Value>, key: &str) -> Option<f64> {
     summary.get(key).and_then(Value::as_f64)
 }
 
-/// The keys to compare: those asked for (each must be a number in every run), or the
-/// headline keys and per-flow throughputs that every run has.
+/// The keys to compare: those asked for, or the headline keys and per-flow throughputs
+/// that every run has. A key asked for must be a number in every run of each backend that
+/// reports it and be reported by one at least; a backend whose summaries all lack it does
+/// not report it (its row says so).
 fn keys(asked: &[String], runs: &BTreeMap<&str, Vec<BTreeMap<String, Value>>>) -> Result<Vec<String>, CliError> {
     let all = || runs.values().flatten();
     if !asked.is_empty() {
         for key in asked {
-            if let Some((b, _)) = runs.iter().find(|(_, rs)| rs.iter().any(|s| number(s, key).is_none())) {
-                return Err(CliError::usage(format!("--keys: \"{key}\" is not a number in every summary.json of backend {b}")));
+            let mut reported = false;
+            for (b, rs) in runs {
+                let n = rs.iter().filter(|s| number(s, key).is_some()).count();
+                if n > 0 && n < rs.len() {
+                    return Err(CliError::usage(format!("--keys: \"{key}\" is a number in {n} of the {} summary.json files of backend {b}; expected all of them or none (a key the backend does not report)", rs.len())));
+                }
+                reported |= n > 0;
+            }
+            if !reported {
+                return Err(CliError::usage(format!("--keys: \"{key}\" is not a number in any summary.json (backends {})", runs.keys().copied().collect::<Vec<_>>().join(", "))));
             }
         }
         return Ok(asked.to_vec());
@@ -175,9 +185,43 @@ fn keys(asked: &[String], runs: &BTreeMap<&str, Vec<BTreeMap<String, Value>>>) -
 struct Row {
     key: String,
     backend: String,
+    /// One per run; none where the backend does not report the key.
     values: Vec<f64>,
-    /// (median - reference's median) / reference's median; None for the reference itself.
-    relative_error: Option<f64>,
+    versus: Versus,
+}
+
+/// A row against the reference backend's.
+enum Versus {
+    /// The reference itself.
+    Reference,
+    /// (median - reference's median) / reference's median.
+    Error(f64),
+    /// No relative error: the backend named (this row's or the reference) does not report
+    /// the key (its summaries lack it, as the `quic` backend's lack retransmissions).
+    NotReported(String),
+    /// No relative error: the reference's median is 0 (a count of drops or timeouts that
+    /// were none), and a ratio over it is no number.
+    ReferenceZero,
+}
+
+impl Versus {
+    /// compare.csv's relative_error cell: empty where there is none.
+    fn cell(&self) -> String {
+        match self {
+            Versus::Error(e) => e.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// report.md's cell: the error, or why there is none.
+    fn text(&self) -> String {
+        match self {
+            Versus::Reference => "reference".to_string(),
+            Versus::Error(e) => format!("{:+.1} %", 100.0 * e),
+            Versus::NotReported(b) => format!("n/a: not reported by {b}"),
+            Versus::ReferenceZero => "n/a: reference median 0".to_string(),
+        }
+    }
 }
 
 /// The reproductions' median (NaN for no values).
@@ -189,15 +233,34 @@ fn range(v: &[f64]) -> (f64, f64) {
     v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)))
 }
 
+/// A compare.csv number: empty where there is none (no runs reported it).
+fn cell(x: f64) -> String {
+    if x.is_finite() {
+        x.to_string()
+    } else {
+        String::new()
+    }
+}
+
 fn rows(keys: &[String], backends: &[String], reference: &str, runs: &BTreeMap<&str, Vec<BTreeMap<String, Value>>>) -> Vec<Row> {
     let values = |b: &str, k: &str| -> Vec<f64> { runs[b].iter().filter_map(|s| number(s, k)).collect() };
     let mut out = Vec::new();
     for k in keys {
-        let base = median(&values(reference, k));
+        let base = values(reference, k);
         for b in backends {
             let v = values(b, k);
-            let relative_error = (b != reference).then(|| (median(&v) - base) / base);
-            out.push(Row { key: k.clone(), backend: b.clone(), values: v, relative_error });
+            let versus = if v.is_empty() {
+                Versus::NotReported(b.clone())
+            } else if b == reference {
+                Versus::Reference
+            } else if base.is_empty() {
+                Versus::NotReported(reference.to_string())
+            } else if median(&base) == 0.0 {
+                Versus::ReferenceZero
+            } else {
+                Versus::Error((median(&v) - median(&base)) / median(&base))
+            };
+            out.push(Row { key: k.clone(), backend: b.clone(), values: v, versus });
         }
     }
     out
@@ -207,8 +270,7 @@ fn csv(rows: &[Row]) -> String {
     let mut s = String::from("key,backend,runs,median,min,max,relative_error\n");
     for r in rows {
         let (lo, hi) = range(&r.values);
-        let e = r.relative_error.map_or(String::new(), |e| e.to_string());
-        s.push_str(&format!("{},{},{},{},{lo},{hi},{e}\n", r.key, r.backend, r.values.len(), median(&r.values)));
+        s.push_str(&format!("{},{},{},{},{},{},{}\n", r.key, r.backend, r.values.len(), cell(median(&r.values)), cell(lo), cell(hi), r.versus.cell()));
     }
     s
 }
@@ -217,15 +279,15 @@ fn table(rows: &[Row], reference: &str) -> String {
     let mut t = format!("| key | backend | median [min, max] (runs) | vs {reference} |\n|---|---|---|---|\n");
     for r in rows {
         let (lo, hi) = range(&r.values);
-        let e = r.relative_error.map_or("reference".to_string(), |e| if e.is_finite() { format!("{:+.1} %", 100.0 * e) } else { "n/a (reference median 0)".to_string() });
-        t.push_str(&format!("| {} | {} | {:.4} [{lo:.4}, {hi:.4}] ({}) | {e} |\n", r.key, r.backend, median(&r.values), r.values.len()));
+        let value = if r.values.is_empty() { "- (0)".to_string() } else { format!("{:.4} [{lo:.4}, {hi:.4}] ({})", median(&r.values), r.values.len()) };
+        t.push_str(&format!("| {} | {} | {value} | {} |\n", r.key, r.backend, r.versus.text()));
     }
     t
 }
 
 fn report(rows: &[Row], reference: &str, command: &str) -> String {
     format!(
-        "# One scenario on several backends\n\n`{command}`\n\nEach value is the median [min, max] (number of runs; run K of every backend takes seed K). \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median. Every run's output folder is under BACKEND/run-K/.\n\n{}\n![each run's value over the reference's median](compare.png)\n",
+        "# One scenario on several backends\n\n`{command}`\n\nEach value is the median [min, max] (number of runs; run K of every backend takes seed K). \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median; a key a backend does not report (absent from its summary.json, as the quic backend's retransmissions) has no value there and no relative error, and none is taken over a reference median of 0 (\"n/a: reference median 0\"; compare.csv's cell is empty). Every run's output folder is under BACKEND/run-K/.\n\n{}\n![each run's value over the reference's median](compare.png)\n",
         table(rows, reference)
     )
 }
@@ -244,4 +306,52 @@ fn figure(path: &Path, keys: &[String], backends: &[String], reference: &str, ru
     let y = format!("value / {reference} median");
     let titles = pathpool_plot::BoxTitles { title: &title, x_label: "summary key", y_label: &y, paper: "" };
     pathpool_plot::box_plot(path, &titles, &groups, 1600, 600)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(pairs: &[(&str, f64)]) -> BTreeMap<String, Value> {
+        pairs.iter().map(|(k, v)| (k.to_string(), serde_json::json!(v))).collect()
+    }
+
+    /// A key one backend leaves out (the quic backend's retransmissions) gets no value and no
+    /// relative error there, rather than an error computed over nothing; a key only part of
+    /// a backend's runs have is refused, as is one no backend reports.
+    #[test]
+    fn a_key_a_backend_does_not_report_has_no_relative_error() {
+        let mut runs: BTreeMap<&str, Vec<BTreeMap<String, Value>>> = BTreeMap::new();
+        runs.insert("linux", vec![summary(&[("flow.a.retransmissions", 10.0)]), summary(&[("flow.a.retransmissions", 30.0)])]);
+        runs.insert("quic", vec![summary(&[]), summary(&[])]);
+        let backends = ["linux".to_string(), "quic".to_string()];
+        let asked = ["flow.a.retransmissions".to_string()];
+        let chosen = keys(&asked, &runs).unwrap();
+        let text = csv(&rows(&chosen, &backends, "linux", &runs));
+        assert_eq!(text, "key,backend,runs,median,min,max,relative_error\nflow.a.retransmissions,linux,2,20,10,30,\nflow.a.retransmissions,quic,0,,,,\n");
+        let r = rows(&chosen, &backends, "quic", &runs);
+        assert_eq!(r[0].versus.text(), "n/a: not reported by quic");
+        assert_eq!(r[1].versus.text(), "n/a: not reported by quic");
+
+        runs.get_mut("quic").unwrap()[0] = summary(&[("flow.a.retransmissions", 1.0)]);
+        let err = keys(&asked, &runs).unwrap_err().to_string();
+        assert!(err.contains("1 of the 2") && err.contains("quic"), "{err}");
+        let err = keys(&["flow.b.retransmissions".to_string()], &runs).unwrap_err().to_string();
+        assert!(err.contains("not a number in any summary.json"), "{err}");
+    }
+
+    /// A reference median of 0 (no drops on the reference) gives no ratio: an empty cell in
+    /// compare.csv, and report.md says why, where a division would write NaN or inf.
+    #[test]
+    fn no_relative_error_over_a_reference_median_of_0() {
+        let mut runs: BTreeMap<&str, Vec<BTreeMap<String, Value>>> = BTreeMap::new();
+        runs.insert("linux", vec![summary(&[("bottleneck_drops", 0.0)]), summary(&[("bottleneck_drops", 0.0)]), summary(&[("bottleneck_drops", 4.0)])]);
+        runs.insert("sim", vec![summary(&[("bottleneck_drops", 3.0)]), summary(&[("bottleneck_drops", 0.0)]), summary(&[("bottleneck_drops", 0.0)])]);
+        let backends = ["linux".to_string(), "sim".to_string()];
+        let r = rows(&["bottleneck_drops".to_string()], &backends, "linux", &runs);
+        assert_eq!(csv(&r), "key,backend,runs,median,min,max,relative_error\nbottleneck_drops,linux,3,0,0,4,\nbottleneck_drops,sim,3,0,0,3,\n");
+        let md = report(&r, "linux", "pathpool compare");
+        assert!(md.contains("| bottleneck_drops | sim | 0.0000 [0.0000, 3.0000] (3) | n/a: reference median 0 |"), "{md}");
+        assert!(!md.contains("NaN") && !md.contains("inf"), "{md}");
+    }
 }

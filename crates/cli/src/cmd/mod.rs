@@ -16,4 +16,5 @@ pub mod fidelity;
 pub mod kernel;
 pub mod quic;
 mod quic_netns;
+mod quic_netns_layout;
 mod quic_split;

@@ -290,7 +290,7 @@ fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
         let multipath = f.cwnd_bytes.len() > 1;
         let paths_measured = multipath && f.path_bytes.iter().any(|b| b.last().is_some_and(|&x| x > 0));
         if !paths_measured {
-            flows.push(FlowOutcome { name: f.name.clone(), bulk: true, throughput_mbps: f.goodput_mbps, delivered_bytes: f.received_bytes, retransmissions: 0, fast_retransmits: None, timeouts: 0 });
+            flows.push(FlowOutcome { name: f.name.clone(), bulk: true, throughput_mbps: f.goodput_mbps, delivered_bytes: f.received_bytes, retransmissions: None, fast_retransmits: None, timeouts: None });
             thr.push((0..n).map(|k| rate(&f.received, k)).collect());
             cwnd.push((0..n).map(|k| f.cwnd_bytes.iter().map(|c| c[k]).sum::<f64>() / DATAGRAM as f64).collect());
             srtt.push((0..n).map(|k| f.srtt_ms.iter().map(|s| s[k]).fold(f64::NAN, f64::min)).collect());
@@ -300,7 +300,7 @@ fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
             for (k, bytes) in f.path_bytes.iter().enumerate() {
                 let measured = bytes.get(last).copied().unwrap_or(0) - bytes.get(first).copied().unwrap_or(0);
                 subflow_mbps.push(measured as f64 * 8.0 / span / 1e6);
-                flows.push(FlowOutcome { name: format!("{}.sf{k}", f.name), bulk: false, throughput_mbps: subflow_mbps[k], delivered_bytes: bytes.last().copied().unwrap_or(0), retransmissions: 0, fast_retransmits: None, timeouts: 0 });
+                flows.push(FlowOutcome { name: format!("{}.sf{k}", f.name), bulk: false, throughput_mbps: subflow_mbps[k], delivered_bytes: bytes.last().copied().unwrap_or(0), retransmissions: None, fast_retransmits: None, timeouts: None });
                 thr.push((0..n).map(|i| rate(bytes, i)).collect());
                 cwnd.push(f.cwnd_bytes[k].iter().map(|c| c / DATAGRAM as f64).collect());
                 srtt.push(f.srtt_ms[k].clone());

@@ -1,26 +1,28 @@
-//! `pathpool quic netns` (root): multipath QUIC between two network namespaces joined by two
-//! links, each a bottleneck of its own (`--topology disjoint`), or by one link that both paths
-//! share (`--topology shared`: the paths are two address pairs on it), built as the testbed
-//! builds links (docs/testbed.md):
-//! a TUN device at each end, a tbf of the rate with a one-BDP byte buffer in front of the
-//! sender's device, and the propagation delay each way in the testbed's delay element.
+//! `pathpool quic netns` (root): multipath QUIC from one network namespace to another over two
+//! links, each a bottleneck of its own (`--topology disjoint`), or over one link that both
+//! paths share (`--topology shared`: the paths are two destination addresses through it). The
+//! network is a scenario (`quic_netns_layout`) that pathpool-netlab plans and builds as for
+//! the quic backend (docs/testbed.md): a TUN device at each end of a link, a tbf of the rate
+//! with a one-BDP byte buffer in front of the sender's device, the propagation delay each way
+//! in the delay element, policy routes per path.
 //! The ends run as `pathpool quic send|recv` processes inside the namespaces, one receiver per
 //! flow: the multipath connection (a path per link) and `--competitors` single-path QUIC flows
 //! per link. Devices and qdiscs go with the namespaces, which are removed on success,
-//! on error and on Ctrl-C/SIGTERM (pathpool-netlab's `Namespaces`).
+//! on error and on Ctrl-C/SIGTERM (pathpool-netlab's `Network`).
 
 use crate::cmd::quic::{write_run, Checked, Shape};
+use crate::cmd::quic_netns_layout::{self as layout, Layout};
 use crate::cmd::quic_split::{read_report, PROBE};
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
+use pathpool_netlab::netns;
+use pathpool_netlab::plan::FlowPlan;
+use pathpool_netlab::Network;
 use pathpool_quic::loopback::{Experiment, FlowReport, FlowSpec, LinkReport, LinkSpec, PathSpec, Report};
-use pathpool_quic::QuicCc;
-use pathpool_netlab::delay::{DelayElement, Direction};
-use pathpool_netlab::in_namespace;
-use pathpool_netlab::netns::{self, Namespaces};
-use std::sync::Arc;
+use pathpool_quic::QuicFlow;
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -61,22 +63,6 @@ impl Drop for Children {
     }
 }
 
-fn ip(args: &[&str]) -> Result<(), CliError> {
-    netns::sh("ip", args).map(|_| ()).map_err(|e| CliError::runtime(e.to_string()))
-}
-
-fn tc(args: &[&str]) -> Result<(), CliError> {
-    netns::sh("tc", args).map(|_| ()).map_err(|e| CliError::runtime(e.to_string()))
-}
-
-/// (bytes sent, packets dropped, packets queued) of the root qdisc of `dev` in `ns`, from
-/// `tc -s`: "Sent B bytes P pkt (dropped D, ...) backlog Xb Qp".
-fn qdisc_counters(ns: &str, dev: &str) -> (u64, u64, u64) {
-    let text = netns::sh("tc", &["-n", ns, "-s", "qdisc", "show", "dev", dev]).unwrap_or_default();
-    let word = |key: &str, skip: usize| text.split_whitespace().skip_while(|w| *w != key).nth(skip).and_then(|w| w.trim_end_matches([',', 'p']).parse::<u64>().ok());
-    (word("Sent", 1).unwrap_or(0), word("(dropped", 1).unwrap_or(0), word("backlog", 2).unwrap_or(0))
-}
-
 fn spawn(children: &mut Children, name: &str, ns: &str, args: &[String], log: &Path) -> Result<(), CliError> {
     let exe = std::env::current_exe().map_err(|e| CliError::runtime(format!("own executable: {e}")))?;
     let log = std::fs::File::create(log)?;
@@ -93,6 +79,11 @@ fn spawn(children: &mut Children, name: &str, ns: &str, args: &[String], log: &P
     Ok(())
 }
 
+/// The port of flow `i`'s receiver.
+fn port(i: usize) -> u16 {
+    4433 + i as u16
+}
+
 pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     let Checked { cc, duration, warmup, delay, rate_mbps, buffer } = a.shape.check()?;
     let duration_s = duration.as_secs_f64();
@@ -102,66 +93,26 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     if !pathpool_netlab::is_root() {
         return Err(CliError::usage("quic netns needs root (it creates network namespaces); `pathpool quic run` needs none"));
     }
-    let out = OutDir::create("--out", &a.out)?;
-    netns::catch_interrupts();
-    let started = Instant::now();
-    let mut spaces = Namespaces::new();
-    let c = spaces.create(0).map_err(|e| CliError::runtime(e.to_string()))?;
-    let s = spaces.create(1).map_err(|e| CliError::runtime(e.to_string()))?;
-    for ns in [&c, &s] {
-        ip(&["-n", ns, "link", "set", "lo", "up"])?;
-    }
-    let (rate, limit) = (format!("{}bit", (rate_mbps * 1e6) as u64), buffer.to_string());
-    // Each link: a TUN device in each namespace, the sender's with the bottleneck queue (tbf)
-    // in front of it, and the testbed's delay element between them (this kernel has no netem).
-    let mut tuns = Vec::new();
-    let mut directions = Vec::new();
     let shared = a.topology == NetnsTopology::Shared;
-    let n_links = if shared { 1 } else { 2 };
-    for k in 1..=n_links {
-        let (dc, ds) = (format!("q{k}c"), format!("q{k}s"));
-        let open = |ns: &str, dev: &str| {
-            let dev = dev.to_string();
-            in_namespace(ns, move || pathpool_netlab::tun::open(&dev).map(Arc::new)).map_err(|e| CliError::runtime(e.to_string()))
-        };
-        let (fc, fs) = (open(&c, &dc)?, open(&s, &ds)?);
-        // Shared: the one link also carries the second path's subnet, so the two paths are two
-        // address pairs through one device and its tbf.
-        let subnets: &[usize] = if shared { &[1, 2] } else { &[k] };
-        for (ns, dev, host) in [(&c, &dc, 1), (&s, &ds, 2)] {
-            for net in subnets {
-                ip(&["-n", ns, "addr", "add", &format!("10.77.{net}.{host}/24"), "dev", dev])?;
-            }
-            ip(&["-n", ns, "link", "set", dev, "mtu", "1500", "up"])?;
-        }
-        tc(&["-n", &c, "qdisc", "add", "dev", &dc, "root", "tbf", "rate", &rate, "burst", "3000", "limit", &limit])?;
-        for (input, output) in [(&fc, &fs), (&fs, &fc)] {
-            directions.push(Direction { input: input.clone(), output: Some(output.clone()), delay, loss: 0.0, seed: k as u64, capture: None });
-        }
-        tuns.push((fc, fs));
-    }
-    // Stopped when dropped, after the processes (declared later, dropped first).
-    let mut element = DelayElement::start(directions);
-    // Flows: (name, cc, addresses) with one receiver port each.
-    let mut flows: Vec<(String, QuicCc, Vec<String>)> = Vec::new();
-    let mut port = 4433;
-    flows.push(("mpquic".into(), cc, vec![format!("10.77.1.2:{port}"), format!("10.77.2.2:{port}")]));
-    for k in 1..=n_links {
-        for j in 0..a.competitors {
-            port += 1;
-            let name = if a.competitors == 1 { format!("sp{k}") } else { format!("sp{k}_{j}") };
-            flows.push((name, QuicCc::Uncoupled, vec![format!("10.77.{k}.2:{port}")]));
-        }
-    }
+    let rate_bps = (rate_mbps * 1e6) as u64;
+    let layout = layout::layout(&layout::Shape { shared, cc, rate_bps, delay_ns: delay.as_nanos() as u64, buffer_bytes: buffer, competitors: a.competitors })?;
+    let plan = &layout.plan;
+    let out = OutDir::create("--out", &a.out)?;
+    let started = Instant::now();
+    // Stopped and taken down when dropped, after the processes (declared later, dropped first).
+    let mut network = Network::build(plan, 1, None).map_err(|e| CliError::runtime(e.0))?;
+    let names = network.names.clone();
     let mut children = Children(Vec::new());
     let limit_s = format!("{}s", duration_s + 60.0);
-    for (i, (name, _, _)) in flows.iter().enumerate() {
+    for (i, f) in plan.flows.iter().enumerate() {
+        let name = &f.name;
         let dir = out.join(&format!("recv-{name}"));
-        let args: Vec<String> = ["quic", "recv", "--listen", &format!("0.0.0.0:{}", 4433 + i), "--limit", &limit_s].iter().map(|x| x.to_string()).chain(["--cert-out".into(), out.join(&format!("{name}.der")).display().to_string(), "--out".into(), dir.display().to_string()]).collect();
-        spawn(&mut children, &format!("receiver of {name}"), &s, &args, &out.join(&format!("recv-{name}.log")))?;
+        let args: Vec<String> = ["quic", "recv", "--listen", &format!("0.0.0.0:{}", port(i)), "--limit", &limit_s].iter().map(|x| x.to_string()).chain(["--cert-out".into(), out.join(&format!("{name}.der")).display().to_string(), "--out".into(), dir.display().to_string()]).collect();
+        spawn(&mut children, &format!("receiver of {name}"), &names[f.receiver], &args, &out.join(&format!("recv-{name}.log")))?;
     }
     let wait_for = Instant::now() + Duration::from_secs(10);
-    for (name, _, _) in &flows {
+    for f in &plan.flows {
+        let name = &f.name;
         while !out.join(&format!("{name}.der")).exists() {
             if Instant::now() > wait_for || netns::interrupted() {
                 return Err(CliError::runtime(format!("the receiver of {name} did not start listening within 10 s (see recv-{name}.log)")));
@@ -170,17 +121,19 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         }
     }
     let t0 = Instant::now();
-    for (name, fcc, to) in &flows {
-        let mut args: Vec<String> = vec!["quic".into(), "send".into(), "--cc".into(), fcc.name().into(), "--duration".into(), format!("{duration_s}s")];
-        for t in to {
-            args.extend(["--to".into(), t.clone()]);
+    for (i, f) in plan.flows.iter().enumerate() {
+        let name = &f.name;
+        // From the flow's own source address: the plan's policy routes select by it.
+        let mut args: Vec<String> = vec!["quic".into(), "send".into(), "--cc".into(), f.spec.cc.name().into(), "--duration".into(), format!("{duration_s}s"), "--from".into(), f.sources[0].to_string()];
+        for d in &f.destinations {
+            args.extend(["--to".into(), format!("{d}:{}", port(i))]);
         }
         args.extend(["--cert".into(), out.join(&format!("{name}.der")).display().to_string(), "--out".into(), out.join(&format!("send-{name}")).display().to_string()]);
-        spawn(&mut children, &format!("sender of {name}"), &c, &args, &out.join(&format!("send-{name}.log")))?;
+        spawn(&mut children, &format!("sender of {name}"), &names[f.sender], &args, &out.join(&format!("send-{name}.log")))?;
     }
-    // Probe the bottlenecks while the ends run.
-    let link_names: &[&str] = if shared { &["bottleneck"] } else { &["b1", "b2"] };
-    let mut links: Vec<LinkReport> = link_names.iter().map(|n| LinkReport { name: n.to_string(), ..Default::default() }).collect();
+    // Probe the bottlenecks' queues (on the sending side of each) while the ends run.
+    let queues_of: Vec<(String, String)> = layout.bottlenecks.iter().map(|&k| (names[plan.links[k].from].clone(), plan.links[k].device.clone())).collect();
+    let mut links: Vec<LinkReport> = layout.bottlenecks.iter().map(|&k| LinkReport { name: plan.links[k].name.clone(), ..Default::default() }).collect();
     let mut times = Vec::new();
     let give_up = t0 + duration + Duration::from_secs(60);
     let mut next = t0 + PROBE;
@@ -194,11 +147,15 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         }
         std::thread::sleep(next.saturating_duration_since(Instant::now()));
         if next.duration_since(t0) <= duration + Duration::from_secs(2) {
-            for (k, l) in links.iter_mut().enumerate() {
-                let (bytes, drops, queued) = qdisc_counters(&c, &format!("q{}c", k + 1));
-                l.forwarded_bytes.push(bytes);
-                l.drops.push(drops);
-                l.queue_packets.push(queued as f64);
+            let mut q = BTreeMap::new();
+            for (ns, _) in &queues_of {
+                pathpool_netlab::queues(ns, &mut q).map_err(|e| CliError::runtime(e.0))?;
+            }
+            for (l, key) in links.iter_mut().zip(&queues_of) {
+                let sample = q.get(key).copied().unwrap_or_default();
+                l.forwarded_bytes.push(sample.bytes);
+                l.drops.push(sample.drops);
+                l.queue_packets.push(sample.qlen as f64);
             }
             // The time the counters were read (a probe may run late on a loaded machine).
             times.push(t0.elapsed().as_secs_f64());
@@ -217,18 +174,18 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         }
     }
     let failed: Vec<String> = statuses.iter().filter(|(_, st)| !st.success()).map(|(n, st)| format!("{n} ({st})")).collect();
-    let exp = experiment(&a, cc, &flows, [duration, warmup, delay], rate_mbps, buffer);
-    let report = join(&a, (warmup.as_secs_f64(), duration_s), &out, &flows, &times, links)?;
+    let exp = experiment(&layout, [duration, warmup, delay], rate_mbps, buffer);
+    let report = join(&a, (warmup.as_secs_f64(), duration_s), &out, &plan.flows, &times, links)?;
     let wall = started.elapsed().as_secs_f64();
     let topology = if shared { "shared" } else { "disjoint" };
+    let joins = if shared { "" } else { "; each joined to the receiver by a 1 Gb/s link of 1 us" };
     write_run(&out, &exp, &report, cc, topology, "mpquic-netns", wall, |put| {
-        put("quic.netns.links", json!(format!("{n_links} TUN link(s): tbf {rate} limit {buffer} B before the sender's device, {} ms each way in the delay element", delay.as_secs_f64() * 1e3)));
+        put("quic.netns.links", json!(format!("{} TUN link(s) planned by pathpool-netlab: tbf {rate_bps}bit limit {buffer} B before the sender's device, {} ms each way in the delay element{joins}", layout.bottlenecks.len(), delay.as_secs_f64() * 1e3)));
         put("quic.netns.failed_processes", json!(failed));
     })?;
     drop(children);
-    element.stop();
-    drop(tuns);
-    drop(spaces);
+    network.stop();
+    drop(network);
     out.finish()?;
     super::quic::print_summary(&a.out);
     if !failed.is_empty() {
@@ -237,13 +194,16 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     crate::cmd::quic::flow_errors(&report)
 }
 
-fn experiment(a: &QuicNetnsArgs, cc: QuicCc, flows: &[(String, QuicCc, Vec<String>)], [duration, warmup, delay]: [Duration; 3], rate: f64, buffer: u64) -> Experiment {
-    let shared = a.topology == NetnsTopology::Shared;
-    let link_of = |addr: &str| if shared || addr.starts_with("10.77.1.") { 0 } else { 1 };
-    let names: &[&str] = if shared { &["bottleneck"] } else { &["b1", "b2"] };
+fn experiment(layout: &Layout, [duration, warmup, delay]: [Duration; 3], rate: f64, buffer: u64) -> Experiment {
+    let plan = &layout.plan;
     Experiment {
-        links: names.iter().map(|n| LinkSpec { name: n.to_string(), rate_mbps: rate, buffer_bytes: buffer }).collect(),
-        flows: flows.iter().map(|(name, fcc, to)| FlowSpec { name: name.clone(), cc: if name == "mpquic" { cc } else { *fcc }, paths: to.iter().map(|t| PathSpec { link: link_of(t), delay }).collect() }).collect(),
+        links: layout.bottlenecks.iter().map(|&k| LinkSpec { name: plan.links[k].name.clone(), rate_mbps: rate, buffer_bytes: buffer }).collect(),
+        flows: plan
+            .flows
+            .iter()
+            .zip(&layout.path_links)
+            .map(|(f, links)| FlowSpec { name: f.name.clone(), cc: f.spec.cc, paths: links.iter().map(|&link| PathSpec { link, delay }).collect() })
+            .collect(),
         duration,
         warmup,
         probe: PROBE,
@@ -256,7 +216,7 @@ fn experiment(a: &QuicNetnsArgs, cc: QuicCc, flows: &[(String, QuicCc, Vec<Strin
 /// probes every 100 ms from its own start, all within a few ms of each other; series are cut
 /// or held at their last value to the common length, for flows.csv). Goodput is measured on
 /// the receiver's clock over [warm-up, duration] after its first byte, as `quic run` does.
-fn join(a: &QuicNetnsArgs, (warmup_s, duration_s): (f64, f64), out: &OutDir, flows: &[(String, QuicCc, Vec<String>)], times: &[f64], links: Vec<LinkReport>) -> Result<Report, CliError> {
+fn join(a: &QuicNetnsArgs, (warmup_s, duration_s): (f64, f64), out: &OutDir, flows: &[FlowPlan<QuicFlow>], times: &[f64], links: Vec<LinkReport>) -> Result<Report, CliError> {
     let n = times.len();
     let fit_u = |v: &[u64]| (0..n).map(|k| v.get(k).or(v.last()).copied().unwrap_or(0)).collect::<Vec<u64>>();
     let fit_f = |v: &[f64]| (0..n).map(|k| v.get(k).or(v.last()).copied().unwrap_or(f64::NAN)).collect::<Vec<f64>>();
@@ -264,7 +224,8 @@ fn join(a: &QuicNetnsArgs, (warmup_s, duration_s): (f64, f64), out: &OutDir, flo
     let last = times.iter().rposition(|&t| t <= duration_s + 1e-9).unwrap_or(n.saturating_sub(1));
     let (t0, t1) = (times.get(first).copied().unwrap_or(0.0), times.get(last).copied().unwrap_or(0.0));
     let mut out_flows = Vec::new();
-    for (name, _, to) in flows {
+    for flow in flows {
+        let (name, paths) = (&flow.name, flow.destinations.len());
         let sent = read_report(&out.join(&format!("send-{name}")).join("report.json"));
         let got = read_report(&out.join(&format!("recv-{name}")).join("report.json"));
         let mut f = FlowReport { name: name.clone(), ..Default::default() };
@@ -304,10 +265,10 @@ fn join(a: &QuicNetnsArgs, (warmup_s, duration_s): (f64, f64), out: &OutDir, flo
             f.received = vec![0; n];
         }
         // With one path per link, a path's bytes are its link's when it is alone there.
-        f.path_bytes = if to.len() > 1 && a.competitors == 0 && a.topology == NetnsTopology::Disjoint { (0..to.len()).map(|k| fit_u(&links[k].forwarded_bytes)).collect() } else { vec![vec![0; n]; to.len()] };
-        if f.cwnd_bytes.len() != to.len() {
-            f.cwnd_bytes = vec![vec![0.0; n]; to.len()];
-            f.srtt_ms = vec![vec![f64::NAN; n]; to.len()];
+        f.path_bytes = if paths > 1 && a.competitors == 0 && a.topology == NetnsTopology::Disjoint { (0..paths).map(|k| fit_u(&links[k].forwarded_bytes)).collect() } else { vec![vec![0; n]; paths] };
+        if f.cwnd_bytes.len() != paths {
+            f.cwnd_bytes = vec![vec![0.0; n]; paths];
+            f.srtt_ms = vec![vec![f64::NAN; n]; paths];
         }
         f.error = (!errors.is_empty()).then(|| errors.join("; "));
         out_flows.push(f);

@@ -8,7 +8,7 @@ use clap::Args;
 use pathpool_quic::loopback::{self, Certificates, FlowReport, Report, SendOptions};
 use pathpool_quic::{AckDelayStats, QuicCc, SbdDecision, SbdInput};
 use serde_json::{json, Value};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,6 +17,10 @@ pub struct QuicSendArgs {
     /// The receiver's address, once per path (the first carries the handshake).
     #[arg(long = "to", value_name = "ADDR:PORT", required = true)]
     pub to: Vec<SocketAddr>,
+    /// The local address to send every path from (where policy routes select by source, as
+    /// pathpool-netlab's do); default: the one the kernel picks.
+    #[arg(long, value_name = "ADDR")]
+    pub from: Option<IpAddr>,
     /// The connection's controller (docs/schemes.md).
     #[arg(long, default_value = "lia", value_name = "NAME", value_parser = crate::scheme_arg::SchemeArg(pathpool_cc::Backend::Quic))]
     pub cc: String,
@@ -55,7 +59,7 @@ pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
     let duration = crate::cmd::quic::seconds("--duration", crate::time_arg::parse("--duration", &a.duration)?)?;
     let cert_der = std::fs::read(&a.cert).map_err(|e| CliError::usage(format!("--cert: expected a readable certificate file, '{}': {e}", a.cert.display())))?;
     let out = OutDir::create("--out", &a.out)?;
-    let o = SendOptions { to: a.to, from: None, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
+    let o = SendOptions { to: a.to, from: a.from, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
     let report = loopback::send(&o).map_err(CliError::usage)?;
     std::fs::write(out.join("report.json"), serde_json::to_string(&to_json(&report)).map_err(|e| CliError::runtime(e.to_string()))?)?;
     out.finish()?;

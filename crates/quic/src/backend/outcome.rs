@@ -95,7 +95,7 @@ pub fn assemble(l: &Loaded, plan: &Plan<QuicFlow>, names: &[String], queues: &[Q
             if !f.spec.single {
                 subflow_mbps.push(throughput);
             }
-            flows.push(FlowOutcome { name, bulk: f.spec.bulk, throughput_mbps: throughput, delivered_bytes: delivered as u64, retransmissions: 0, fast_retransmits: None, timeouts: 0 });
+            flows.push(FlowOutcome { name, bulk: f.spec.bulk, throughput_mbps: throughput, delivered_bytes: delivered as u64, retransmissions: None, fast_retransmits: None, timeouts: None });
             let mut prev = 0.0;
             thr.push(
                 grid.iter()
