@@ -155,3 +155,35 @@ impl Verifier {
 fn pair_index(n: usize, x: usize, y: usize) -> usize {
     x * (2 * n - x - 1) / 2 + (y - x - 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Time = crate::time::PS_PER_MS;
+
+    /// Two subflows' RTTs every 2 ms for 30 s: a 1 s queue sawtooth (subflow 1's `lag` later)
+    /// plus each subflow's own noise; whether the comparison test coupled the pair.
+    fn compared_after(lag: Time) -> bool {
+        let mut v = Verifier::new(2, 5 * MS);
+        let queue = |t: Time| 40 * MS + t % (1000 * MS) / 100;
+        let mut seed = 1u64;
+        let mut noise = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % (2 * MS)
+        };
+        let ack = AckShape { segments: 1, in_order: false };
+        for k in 1..15_000 {
+            let t = k * 2 * MS;
+            v.on_rtt(0, t, queue(t) + noise(), ack);
+            v.on_rtt(1, t, queue(t + lag) + noise(), ack);
+        }
+        v.compared[0].contains(&true)
+    }
+
+    #[test]
+    fn the_comparison_test_couples_one_queue_and_not_two_alike_ones() {
+        assert!(compared_after(0), "one queue under both subflows");
+        assert!(!compared_after(75 * MS), "the same sawtooth 75 ms apart: two queues");
+    }
+}
