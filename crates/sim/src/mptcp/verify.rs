@@ -13,7 +13,14 @@
 //! shared stays coupled until two of its decisions in a row find it apart, so a receiver that
 //! flaps between "shared" and "apart" cannot use the sender's occasional wrong decision.
 //! Samples whose ACK the receiver may have delayed are left out (`super::ack_delay`).
+//!
+//! RFC 8382's statistics on RTT miss sharing where the subflows' samples are few and come in
+//! bursts (docs/security.md, "What the sender can see"), so the check also runs Rubenstein et
+//! al.'s delay comparison test (ToN 2002 §IV, `pathpool_sbd::comparison`) on every pair: a
+//! pair whose cross-correlation beat the autocorrelations in more windows than it fell short
+//! over one of the sender's decision periods is coupled as well, under the same memory.
 
+use pathpool_sbd::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
@@ -32,6 +39,14 @@ pub(crate) struct Verifier {
     thinning: SampleThinning,
     /// Leaves out the samples that may include the receiver's delayed-ACK wait.
     delayed_acks: DelayedAckFilter,
+    /// Each subflow's usable RTT samples in the comparison test's bins, by send time.
+    bins: Vec<Bins>,
+    /// Per pair (x < y, `pair_index`), the comparison test's verdicts since the last decision:
+    /// (shared, apart).
+    tally: Vec<(u32, u32)>,
+    /// Per pair, whether the comparison test found it shared over the last two decision
+    /// periods (the newest first).
+    compared: Vec<[bool; 2]>,
     /// The sender's own observations and decisions, for the run's outputs
     /// (sender_observations.csv, sender_decisions.csv): what the check saw beside what the
     /// receiver claimed.
@@ -48,6 +63,9 @@ impl Verifier {
             previous: None,
             thinning: SampleThinning::new(n, spacing),
             delayed_acks: DelayedAckFilter::new(n),
+            bins: vec![Bins::default(); n],
+            tally: vec![(0, 0); n * n.saturating_sub(1) / 2],
+            compared: vec![[false; 2]; n * n.saturating_sub(1) / 2],
             observations: Vec::new(),
             decisions: Vec::new(),
         }
@@ -60,7 +78,13 @@ impl Verifier {
         let now_ns = to_nanos(since_start);
         // A sample that may hold the receiver's delayed-ACK wait counts as a packet without
         // one, as a thinned sample does.
-        if self.delayed_acks.usable(sf, acked.segments, acked.in_order) && self.thinning.take(sf, since_start) {
+        let usable = self.delayed_acks.usable(sf, acked.segments, acked.in_order);
+        if usable {
+            // Binned by the segment's send time, as the kernel daemon's test (every sample:
+            // the bins average them).
+            self.bins[sf].add(now_ns.saturating_sub(to_nanos(rtt)) / BIN_NS, (to_nanos(rtt) / 1000) as f64);
+        }
+        if usable && self.thinning.take(sf, since_start) {
             self.sbd.on_delay(sf, now_ns, to_nanos(rtt) as i64);
         } else {
             self.sbd.on_unsampled(sf, now_ns);
@@ -77,7 +101,9 @@ impl Verifier {
         let mut decided = false;
         while let Some(step) = self.sbd.poll(to_nanos(since_start)) {
             self.observations.push(GroupingRecord { time: since_start, groups: self.sbd.observation().groups.clone() });
+            self.compare_pairs(to_nanos(since_start));
             if step.decided {
+                self.close_comparisons();
                 let d = self.sbd.decision();
                 self.previous = self.groups.replace(d.groups.clone());
                 self.decisions.push(GroupingRecord { time: since_start, groups: d.groups.clone() });
@@ -85,6 +111,30 @@ impl Verifier {
             }
         }
         decided
+    }
+
+    /// The comparison test on every pair over the window ending one interval ago (slack for
+    /// samples still in flight, as the kernel daemon).
+    fn compare_pairs(&mut self, now_ns: u64) {
+        let end = (now_ns / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
+        let n = self.bins.len();
+        for x in 0..n {
+            for y in x + 1..n {
+                let t = &mut self.tally[pair_index(n, x, y)];
+                match compare(&self.bins[x], &self.bins[y], end) {
+                    Verdict::Shared => t.0 += 1,
+                    Verdict::Apart => t.1 += 1,
+                    Verdict::NoEvidence => {}
+                }
+            }
+        }
+    }
+
+    fn close_comparisons(&mut self) {
+        for (t, c) in self.tally.iter_mut().zip(&mut self.compared) {
+            *c = [t.0 > t.1, c[0]];
+            *t = (0, 0);
+        }
     }
 
     /// Must subflows `x` and `y` stay coupled by one of the sender's last two decisions? Only
@@ -96,6 +146,44 @@ impl Verifier {
     /// whose skew reads positive), where an honest receiver's "not congested" couples.
     pub fn shared(&self, x: usize, y: usize) -> bool {
         let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] == 0 || g[y] == 0 || g[x] == g[y]);
-        shared_in(&self.groups) || shared_in(&self.previous)
+        let compared = x != y && self.compared[pair_index(self.bins.len(), x.min(y), x.max(y))].contains(&true);
+        shared_in(&self.groups) || shared_in(&self.previous) || compared
+    }
+}
+
+/// The index of pair (x, y), x < y, among the n(n-1)/2 pairs of n subflows.
+fn pair_index(n: usize, x: usize, y: usize) -> usize {
+    x * (2 * n - x - 1) / 2 + (y - x - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Time = crate::time::PS_PER_MS;
+
+    /// Two subflows' RTTs every 2 ms for 30 s: a 1 s queue sawtooth (subflow 1's `lag` later)
+    /// plus each subflow's own noise; whether the comparison test coupled the pair.
+    fn compared_after(lag: Time) -> bool {
+        let mut v = Verifier::new(2, 5 * MS);
+        let queue = |t: Time| 40 * MS + t % (1000 * MS) / 100;
+        let mut seed = 1u64;
+        let mut noise = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % (2 * MS)
+        };
+        let ack = AckShape { segments: 1, in_order: false };
+        for k in 1..15_000 {
+            let t = k * 2 * MS;
+            v.on_rtt(0, t, queue(t) + noise(), ack);
+            v.on_rtt(1, t, queue(t + lag) + noise(), ack);
+        }
+        v.compared[0].contains(&true)
+    }
+
+    #[test]
+    fn the_comparison_test_couples_one_queue_and_not_two_alike_ones() {
+        assert!(compared_after(0), "one queue under both subflows");
+        assert!(!compared_after(75 * MS), "the same sawtooth 75 ms apart: two queues");
     }
 }
