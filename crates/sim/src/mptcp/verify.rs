@@ -15,18 +15,71 @@
 //! Samples whose ACK the receiver may have delayed are left out (`super::ack_delay`).
 //!
 //! RFC 8382's statistics on RTT miss sharing where the subflows' samples are few and come in
-//! bursts (docs/security.md, "What the sender can see"), so the check also runs Rubenstein et
-//! al.'s delay comparison test (ToN 2002 §IV, `pathpool_sbd::comparison`) on every pair: a
-//! pair whose cross-correlation beat the autocorrelations in more windows than it fell short
-//! over one of the sender's decision periods is coupled as well, under the same memory.
+//! bursts (docs/security.md, "What the sender can see"), so the check also runs two pairwise
+//! tests of Rubenstein et al. (ToN 2002): the delay comparison test (§IV,
+//! `pathpool_sbd::comparison`) every 350 ms, and a loss co-occurrence test after their
+//! loss-based comparison test (`pathpool_sbd::loss_comparison`) on the first send times of
+//! the segments each subflow had to send again. Either couples a pair only with enough
+//! evidence: the delay test "shared" in at least [`DELAY_MIN_SHARED`] of the last
+//! [`DELAY_MEMORY`] intervals and [`DELAY_SHARED_PER_APART`] times as often as "apart", or
+//! losses together beyond chance by [`loss_comparison::EVIDENCE_NATS`]. No evidence leaves
+//! the pair to the decisions. Sharing one bottleneck is transitive (one bottleneck per
+//! path), so the pairs with evidence join their subflows in groups, and a pair in one group
+//! stays coupled for [`HOLD_INTERVALS`] after the last evidence.
 
 use pathpool_sbd::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
+use pathpool_sbd::loss_comparison::{self, LossBins};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
 use super::receiver::{GroupingRecord, SampleThinning};
 use super::sender::AckShape;
 use crate::time::{to_nanos, Time};
+
+/// The delay test's memory in intervals of 350 ms (35 s): at 10 Mb/s and 10 ms with Linux
+/// hosts one pair on one queue read "shared" in 79-85 of 340 intervals against 3-39 "apart",
+/// and on two queues in 7-108 against 54-234 (docs/security.md, "The loss and delay tests").
+pub(crate) const DELAY_MEMORY: usize = 100;
+/// "Shared" verdicts a pair needs in the memory...
+pub(crate) const DELAY_MIN_SHARED: u32 = 8;
+/// ... and how many times its "apart" ones.
+pub(crate) const DELAY_SHARED_PER_APART: u32 = 3;
+/// A pair found in one group stays coupled for 100 intervals (35 s) after the last evidence:
+/// the tests' evidence comes and goes with the queue's phases.
+pub(crate) const HOLD_INTERVALS: u64 = 100;
+/// Segments whose first send time each subflow remembers, for the loss test.
+const SENT_RING: usize = 8192;
+
+/// One pair's delay verdicts over the last [`DELAY_MEMORY`] intervals.
+#[derive(Clone)]
+struct VerdictMemory {
+    ring: [Verdict; DELAY_MEMORY],
+    next: usize,
+    shared: u32,
+    apart: u32,
+}
+
+impl VerdictMemory {
+    fn new() -> Self {
+        VerdictMemory { ring: [Verdict::NoEvidence; DELAY_MEMORY], next: 0, shared: 0, apart: 0 }
+    }
+
+    fn push(&mut self, v: Verdict) {
+        let count = |m: &mut Self, v: Verdict, d: i32| match v {
+            Verdict::Shared => m.shared = m.shared.wrapping_add_signed(d),
+            Verdict::Apart => m.apart = m.apart.wrapping_add_signed(d),
+            Verdict::NoEvidence => {}
+        };
+        let old = std::mem::replace(&mut self.ring[self.next], v);
+        count(self, old, -1);
+        count(self, v, 1);
+        self.next = (self.next + 1) % DELAY_MEMORY;
+    }
+
+    fn evidence(&self) -> bool {
+        self.shared >= DELAY_MIN_SHARED && self.shared >= DELAY_SHARED_PER_APART * self.apart
+    }
+}
 
 pub(crate) struct Verifier {
     /// The detector and S0's decision filter (no change test here: no restarts).
@@ -41,12 +94,18 @@ pub(crate) struct Verifier {
     delayed_acks: DelayedAckFilter,
     /// Each subflow's usable RTT samples in the comparison test's bins, by send time.
     bins: Vec<Bins>,
-    /// Per pair (x < y, `pair_index`), the comparison test's verdicts since the last decision:
-    /// (shared, apart).
-    tally: Vec<(u32, u32)>,
-    /// Per pair, whether the comparison test found it shared over the last two decision
-    /// periods (the newest first).
-    compared: Vec<[bool; 2]>,
+    /// Per pair (x < y, `pair_index`), the delay test's recent verdicts.
+    delay: Vec<VerdictMemory>,
+    /// Per subflow, (segment, first send time in ns) by segment modulo [`SENT_RING`].
+    sent: Vec<Vec<(u64, u64)>>,
+    /// Per subflow, the first send times of the segments it sent again, binned.
+    losses: Vec<LossBins>,
+    /// Intervals closed so far, and per pair the last one that found it in one group
+    /// (None: never).
+    interval: u64,
+    linked_at: Vec<Option<u64>>,
+    /// Scratch: a group label per subflow.
+    labels: Vec<usize>,
     /// The sender's own observations and decisions, for the run's outputs
     /// (sender_observations.csv, sender_decisions.csv): what the check saw beside what the
     /// receiver claimed.
@@ -57,6 +116,7 @@ pub(crate) struct Verifier {
 impl Verifier {
     pub fn new(n: usize, spacing: Time) -> Self {
         let params = SbdParams { corr_split: true, corr_min: CORR_MIN, ..SbdParams::mptcp_sbd() };
+        let pairs = n * n.saturating_sub(1) / 2;
         Verifier {
             sbd: FilteredDetector::new(Rfc8382Detector::new(params, n), FilterParams::default()),
             groups: None,
@@ -64,8 +124,12 @@ impl Verifier {
             thinning: SampleThinning::new(n, spacing),
             delayed_acks: DelayedAckFilter::new(n),
             bins: vec![Bins::default(); n],
-            tally: vec![(0, 0); n * n.saturating_sub(1) / 2],
-            compared: vec![[false; 2]; n * n.saturating_sub(1) / 2],
+            delay: vec![VerdictMemory::new(); pairs],
+            sent: vec![vec![(u64::MAX, 0); SENT_RING]; n],
+            losses: vec![LossBins::default(); n],
+            interval: 0,
+            linked_at: vec![None; pairs],
+            labels: vec![0; n],
             observations: Vec::new(),
             decisions: Vec::new(),
         }
@@ -92,9 +156,22 @@ impl Verifier {
         decided
     }
 
-    /// A segment of subflow `sf` was retransmitted (a loss, as RFC 8382's pkt_loss counts).
-    pub fn on_loss(&mut self, sf: usize, since_start: Time) {
-        self.sbd.on_loss(sf, to_nanos(since_start));
+    /// Subflow `sf` sent segment `seq` at `since_start`. Sent again, it was lost: a loss as
+    /// RFC 8382's pkt_loss counts, now; for the loss test, at its first send, when the queue
+    /// that dropped it was full (the retransmission comes a few of the subflow's own segments
+    /// later, tens of ms apart on two subflows of one queue).
+    pub fn on_segment(&mut self, sf: usize, seq: u64, retransmit: bool, since_start: Time) {
+        let now_ns = to_nanos(since_start);
+        let slot = &mut self.sent[sf][(seq % SENT_RING as u64) as usize];
+        if !retransmit {
+            *slot = (seq, now_ns);
+            return;
+        }
+        self.sbd.on_loss(sf, now_ns);
+        if slot.0 == seq {
+            // A segment sent over SENT_RING segments ago is no longer known: not binned.
+            self.losses[sf].add(slot.1);
+        }
     }
 
     fn poll(&mut self, since_start: Time) -> bool {
@@ -103,7 +180,6 @@ impl Verifier {
             self.observations.push(GroupingRecord { time: since_start, groups: self.sbd.observation().groups.clone() });
             self.compare_pairs(to_nanos(since_start));
             if step.decided {
-                self.close_comparisons();
                 let d = self.sbd.decision();
                 self.previous = self.groups.replace(d.groups.clone());
                 self.decisions.push(GroupingRecord { time: since_start, groups: d.groups.clone() });
@@ -113,41 +189,52 @@ impl Verifier {
         decided
     }
 
-    /// The comparison test on every pair over the window ending one interval ago (slack for
-    /// samples still in flight, as the kernel daemon).
+    /// Both tests on every pair, once per interval; the pairs with evidence join their
+    /// subflows in groups. The delay test's window ends one interval ago (slack for samples
+    /// still in flight, as the kernel daemon).
     fn compare_pairs(&mut self, now_ns: u64) {
         let end = (now_ns / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
         let n = self.bins.len();
+        for (i, l) in self.labels.iter_mut().enumerate() {
+            *l = i;
+        }
         for x in 0..n {
             for y in x + 1..n {
-                let t = &mut self.tally[pair_index(n, x, y)];
-                match compare(&self.bins[x], &self.bins[y], end) {
-                    Verdict::Shared => t.0 += 1,
-                    Verdict::Apart => t.1 += 1,
-                    Verdict::NoEvidence => {}
+                let p = pair_index(n, x, y);
+                let verdict = compare(&self.bins[x], &self.bins[y], end);
+                self.delay[p].push(verdict);
+                let nats = loss_comparison::evidence(&self.losses[x], &self.losses[y], now_ns);
+                if self.delay[p].evidence() || nats >= loss_comparison::EVIDENCE_NATS {
+                    let (a, b) = (self.labels[x], self.labels[y]);
+                    let (keep, gone) = (a.min(b), a.max(b));
+                    self.labels.iter_mut().filter(|l| **l == gone).for_each(|l| *l = keep);
                 }
             }
         }
-    }
-
-    fn close_comparisons(&mut self) {
-        for (t, c) in self.tally.iter_mut().zip(&mut self.compared) {
-            *c = [t.0 > t.1, c[0]];
-            *t = (0, 0);
+        for x in 0..n {
+            for y in x + 1..n {
+                if self.labels[x] == self.labels[y] {
+                    self.linked_at[pair_index(n, x, y)] = Some(self.interval);
+                }
+            }
         }
+        self.interval += 1;
     }
 
-    /// Must subflows `x` and `y` stay coupled by one of the sender's last two decisions? Only
-    /// two subflows the sender found congested in different groups may run apart. One it found
-    /// not congested is coupled with every other, as S0's sender couples a subflow the
-    /// receiver reports not congested (group 99; [S0] §III-B, K-SBD's coupling set,
-    /// algorithms.md §7.5): it may join a group at any time. Without this a receiver could
-    /// split whatever the sender's detector does not see congested (a short or RED queue,
-    /// whose skew reads positive), where an honest receiver's "not congested" couples.
+    /// Must subflows `x` and `y` stay coupled? Only two subflows the sender found congested
+    /// in different groups by both of its last two decisions, and without recent evidence of
+    /// the pairwise tests, may run apart. One it found not congested is coupled with every
+    /// other, as S0's sender couples a subflow the receiver reports not congested (group 99;
+    /// [S0] §III-B, K-SBD's coupling set, algorithms.md §7.5): it may join a group at any
+    /// time. Without this a receiver could split whatever the sender's detector does not see
+    /// congested (a short or RED queue, whose skew reads positive), where an honest
+    /// receiver's "not congested" couples.
     pub fn shared(&self, x: usize, y: usize) -> bool {
         let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] == 0 || g[y] == 0 || g[x] == g[y]);
-        let compared = x != y && self.compared[pair_index(self.bins.len(), x.min(y), x.max(y))].contains(&true);
-        shared_in(&self.groups) || shared_in(&self.previous) || compared
+        let linked = x != y
+            && self.linked_at[pair_index(self.bins.len(), x.min(y), x.max(y))]
+                .is_some_and(|at| self.interval - at <= HOLD_INTERVALS);
+        shared_in(&self.groups) || shared_in(&self.previous) || linked
     }
 }
 
@@ -178,7 +265,7 @@ mod tests {
             v.on_rtt(0, t, queue(t) + noise(), ack);
             v.on_rtt(1, t, queue(t + lag) + noise(), ack);
         }
-        v.compared[0].contains(&true)
+        v.linked_at[0].is_some()
     }
 
     #[test]
