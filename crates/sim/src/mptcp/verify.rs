@@ -49,6 +49,12 @@ pub(crate) const DELAY_SHARED_PER_APART: u32 = 3;
 pub(crate) const HOLD_INTERVALS: u64 = 100;
 /// Segments whose first send time each subflow remembers, for the loss test.
 const SENT_RING: usize = 8192;
+/// The loss test leaves out losses of segments first sent in the connection's first 20 s
+/// (S0's warm-up, which its measurements leave out too): every subflow starts at once and
+/// overshoots its queue in the same round trip of its slow start, so their first losses
+/// fall together on disjoint bottlenecks too (docs/security.md, "The loss test"). Its first
+/// window then ends at 50 s.
+const LOSS_TEST_FROM_NS: u64 = 20_000_000_000;
 
 /// One pair's delay verdicts over the last [`DELAY_MEMORY`] intervals.
 #[derive(Clone)]
@@ -168,7 +174,7 @@ impl Verifier {
             return;
         }
         self.sbd.on_loss(sf, now_ns);
-        if slot.0 == seq {
+        if slot.0 == seq && slot.1 >= LOSS_TEST_FROM_NS {
             // A segment sent over SENT_RING segments ago is no longer known: not binned.
             self.losses[sf].add(slot.1);
         }
@@ -203,7 +209,13 @@ impl Verifier {
                 let p = pair_index(n, x, y);
                 let verdict = compare(&self.bins[x], &self.bins[y], end);
                 self.delay[p].push(verdict);
-                let nats = loss_comparison::evidence(&self.losses[x], &self.losses[y], now_ns);
+                // A window reaching before LOSS_TEST_FROM_NS would read its empty part as
+                // seconds without losses.
+                let nats = if now_ns >= LOSS_TEST_FROM_NS + loss_comparison::LOSS_WINDOW_BINS as u64 * loss_comparison::LOSS_BIN_NS {
+                    loss_comparison::evidence(&self.losses[x], &self.losses[y], now_ns)
+                } else {
+                    0.0
+                };
                 if self.delay[p].evidence() || nats >= loss_comparison::EVIDENCE_NATS {
                     let (a, b) = (self.labels[x], self.labels[y]);
                     let (keep, gone) = (a.min(b), a.max(b));
