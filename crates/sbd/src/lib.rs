@@ -19,8 +19,6 @@
 //! * [`TrendLineDetector`]: trend-line regression on RTT ([S2] §4.3), every 5 s.
 //! * [`comparison`]: Rubenstein et al.'s delay comparison test on a pair of flows' binned RTTs
 //!   (the kernel daemon's grouping and the simulator's sender check).
-//! * [`loss_comparison`]: a loss co-occurrence test on a pair of flows' binned losses, after
-//!   Rubenstein et al.'s loss-based comparison test (the simulator's sender check).
 //! * [`Detector`]: the interface over the detectors; [`FilteredDetector`]: a detector and its
 //!   decision filter, restarted with the detector's memory: the one loop the simulator, QUIC,
 //!   the kernel daemon, captures and replays all run (docs/sbd.md, "One filtered detector").
@@ -75,7 +73,6 @@ pub mod correlation;
 mod detector;
 mod filter;
 mod grouping;
-pub mod loss_comparison;
 mod observation;
 mod pairs;
 mod params;

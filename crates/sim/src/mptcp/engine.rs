@@ -124,11 +124,13 @@ impl FlowOwner for Subflow<'_> {
     }
 
     #[inline]
-    fn data_option(&mut self, seq: u64, retransmit: bool, now: Time) -> Option<[u8; 4]> {
+    fn data_option(&mut self, retransmit: bool, now: Time) -> Option<[u8; 4]> {
         let conn = &mut *self.conn;
         conn.sbd.as_ref()?;
         let since_start = now - conn.start;
-        conn.data.on_segment(self.k, seq, retransmit, since_start);
+        if retransmit {
+            conn.data.on_loss(self.k, since_start);
+        }
         let time_us = (since_start / 1_000_000 % TIMESTAMP_MODULUS as u64) as u32;
         Some(SbdOption::Timestamp(MpTimestamp { time_us, loss: retransmit }).packet_bytes())
     }

@@ -399,11 +399,10 @@ impl DataSender {
         false
     }
 
-    /// Subflow `sf` sent segment `seq` (`retransmit`: again, a loss): the verifier's loss
-    /// input.
-    pub fn on_segment(&mut self, sf: usize, seq: u64, retransmit: bool, since_start: Time) {
+    /// Subflow `sf` retransmitted a segment (the verifier's loss input).
+    pub fn on_loss(&mut self, sf: usize, since_start: Time) {
         if let Coupler::Sbd(SbdSender { verifier: Some(v), .. }) = &mut self.coupler {
-            v.on_segment(sf, seq, retransmit, since_start);
+            v.on_loss(sf, since_start);
         }
     }
 }

@@ -15,20 +15,18 @@
 //! Samples whose ACK the receiver may have delayed are left out (`super::ack_delay`).
 //!
 //! RFC 8382's statistics on RTT miss sharing where the subflows' samples are few and come in
-//! bursts (docs/security.md, "What the sender can see"), so the check also runs two pairwise
-//! tests of Rubenstein et al. (ToN 2002): the delay comparison test (§IV,
-//! `pathpool_sbd::comparison`) every 350 ms, and a loss co-occurrence test after their
-//! loss-based comparison test (`pathpool_sbd::loss_comparison`) on the first send times of
-//! the segments each subflow had to send again. Either couples a pair only with enough
-//! evidence: the delay test "shared" in at least [`DELAY_MIN_SHARED`] of the last
-//! [`DELAY_MEMORY`] intervals and [`DELAY_SHARED_PER_APART`] times as often as "apart", or
-//! losses together beyond chance by [`loss_comparison::EVIDENCE_NATS`]. No evidence leaves
-//! the pair to the decisions. Sharing one bottleneck is transitive (one bottleneck per
-//! path), so the pairs with evidence join their subflows in groups, and a pair in one group
-//! stays coupled for [`HOLD_INTERVALS`] after the last evidence.
+//! bursts (docs/security.md, "What the sender can see"), so the check also runs Rubenstein et
+//! al.'s delay comparison test (ToN 2002 §IV, `pathpool_sbd::comparison`) on every pair
+//! every 350 ms. It couples a pair only with enough evidence: "shared" in at least
+//! [`DELAY_MIN_SHARED`] of the last [`DELAY_MEMORY`] intervals and [`DELAY_SHARED_PER_APART`]
+//! times as often as "apart". No evidence leaves the pair to the decisions. Sharing one
+//! bottleneck is transitive (one bottleneck per path), so the pairs with evidence join their
+//! subflows in groups, and a pair in one group stays coupled for [`HOLD_INTERVALS`] after the
+//! last evidence. (A loss co-occurrence test beside it was measured and not kept: it coupled
+//! disjoint subflows and no shared ones the delay test missed; docs/security.md, "The loss
+//! test".)
 
 use pathpool_sbd::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
-use pathpool_sbd::loss_comparison::{self, LossBins};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
@@ -38,23 +36,15 @@ use crate::time::{to_nanos, Time};
 
 /// The delay test's memory in intervals of 350 ms (35 s): at 10 Mb/s and 10 ms with Linux
 /// hosts one pair on one queue read "shared" in 79-85 of 340 intervals against 3-39 "apart",
-/// and on two queues in 7-108 against 54-234 (docs/security.md, "The loss and delay tests").
+/// and on two queues in 7-108 against 54-234 (docs/security.md, "What still fails").
 pub(crate) const DELAY_MEMORY: usize = 100;
 /// "Shared" verdicts a pair needs in the memory...
 pub(crate) const DELAY_MIN_SHARED: u32 = 8;
 /// ... and how many times its "apart" ones.
 pub(crate) const DELAY_SHARED_PER_APART: u32 = 3;
 /// A pair found in one group stays coupled for 100 intervals (35 s) after the last evidence:
-/// the tests' evidence comes and goes with the queue's phases.
+/// the test's evidence comes and goes with the queue's phases.
 pub(crate) const HOLD_INTERVALS: u64 = 100;
-/// Segments whose first send time each subflow remembers, for the loss test.
-const SENT_RING: usize = 8192;
-/// The loss test leaves out losses of segments first sent in the connection's first 20 s
-/// (S0's warm-up, which its measurements leave out too): every subflow starts at once and
-/// overshoots its queue in the same round trip of its slow start, so their first losses
-/// fall together on disjoint bottlenecks too (docs/security.md, "The loss test"). Its first
-/// window then ends at 50 s.
-const LOSS_TEST_FROM_NS: u64 = 20_000_000_000;
 
 /// One pair's delay verdicts over the last [`DELAY_MEMORY`] intervals.
 #[derive(Clone)]
@@ -102,10 +92,6 @@ pub(crate) struct Verifier {
     bins: Vec<Bins>,
     /// Per pair (x < y, `pair_index`), the delay test's recent verdicts.
     delay: Vec<VerdictMemory>,
-    /// Per subflow, (segment, first send time in ns) by segment modulo [`SENT_RING`].
-    sent: Vec<Vec<(u64, u64)>>,
-    /// Per subflow, the first send times of the segments it sent again, binned.
-    losses: Vec<LossBins>,
     /// Intervals closed so far, and per pair the last one that found it in one group
     /// (None: never).
     interval: u64,
@@ -131,8 +117,6 @@ impl Verifier {
             delayed_acks: DelayedAckFilter::new(n),
             bins: vec![Bins::default(); n],
             delay: vec![VerdictMemory::new(); pairs],
-            sent: vec![vec![(u64::MAX, 0); SENT_RING]; n],
-            losses: vec![LossBins::default(); n],
             interval: 0,
             linked_at: vec![None; pairs],
             labels: vec![0; n],
@@ -162,22 +146,9 @@ impl Verifier {
         decided
     }
 
-    /// Subflow `sf` sent segment `seq` at `since_start`. Sent again, it was lost: a loss as
-    /// RFC 8382's pkt_loss counts, now; for the loss test, at its first send, when the queue
-    /// that dropped it was full (the retransmission comes a few of the subflow's own segments
-    /// later, tens of ms apart on two subflows of one queue).
-    pub fn on_segment(&mut self, sf: usize, seq: u64, retransmit: bool, since_start: Time) {
-        let now_ns = to_nanos(since_start);
-        let slot = &mut self.sent[sf][(seq % SENT_RING as u64) as usize];
-        if !retransmit {
-            *slot = (seq, now_ns);
-            return;
-        }
-        self.sbd.on_loss(sf, now_ns);
-        if slot.0 == seq && slot.1 >= LOSS_TEST_FROM_NS {
-            // A segment sent over SENT_RING segments ago is no longer known: not binned.
-            self.losses[sf].add(slot.1);
-        }
+    /// A segment of subflow `sf` was retransmitted (a loss, as RFC 8382's pkt_loss counts).
+    pub fn on_loss(&mut self, sf: usize, since_start: Time) {
+        self.sbd.on_loss(sf, to_nanos(since_start));
     }
 
     fn poll(&mut self, since_start: Time) -> bool {
@@ -195,9 +166,9 @@ impl Verifier {
         decided
     }
 
-    /// Both tests on every pair, once per interval; the pairs with evidence join their
-    /// subflows in groups. The delay test's window ends one interval ago (slack for samples
-    /// still in flight, as the kernel daemon).
+    /// The comparison test on every pair, once per interval; the pairs with evidence join
+    /// their subflows in groups. The window ends one interval ago (slack for samples still in
+    /// flight, as the kernel daemon).
     fn compare_pairs(&mut self, now_ns: u64) {
         let end = (now_ns / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
         let n = self.bins.len();
@@ -207,16 +178,8 @@ impl Verifier {
         for x in 0..n {
             for y in x + 1..n {
                 let p = pair_index(n, x, y);
-                let verdict = compare(&self.bins[x], &self.bins[y], end);
-                self.delay[p].push(verdict);
-                // A window reaching before LOSS_TEST_FROM_NS would read its empty part as
-                // seconds without losses.
-                let nats = if now_ns >= LOSS_TEST_FROM_NS + loss_comparison::LOSS_WINDOW_BINS as u64 * loss_comparison::LOSS_BIN_NS {
-                    loss_comparison::evidence(&self.losses[x], &self.losses[y], now_ns)
-                } else {
-                    0.0
-                };
-                if self.delay[p].evidence() || nats >= loss_comparison::EVIDENCE_NATS {
+                self.delay[p].push(compare(&self.bins[x], &self.bins[y], end));
+                if self.delay[p].evidence() {
                     let (a, b) = (self.labels[x], self.labels[y]);
                     let (keep, gone) = (a.min(b), a.max(b));
                     self.labels.iter_mut().filter(|l| **l == gone).for_each(|l| *l = keep);
@@ -235,7 +198,7 @@ impl Verifier {
 
     /// Must subflows `x` and `y` stay coupled? Only two subflows the sender found congested
     /// in different groups by both of its last two decisions, and without recent evidence of
-    /// the pairwise tests, may run apart. One it found not congested is coupled with every
+    /// the comparison test, may run apart. One it found not congested is coupled with every
     /// other, as S0's sender couples a subflow the receiver reports not congested (group 99;
     /// [S0] §III-B, K-SBD's coupling set, algorithms.md §7.5): it may join a group at any
     /// time. Without this a receiver could split whatever the sender's detector does not see

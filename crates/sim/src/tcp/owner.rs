@@ -37,10 +37,10 @@ pub(crate) trait FlowOwner {
     /// retransmission for a sender without new data, does not apply.
     fn new_data_coming(&self) -> bool;
 
-    /// The sender is building data segment `seq` at `now` (`retransmit`: a retransmission):
-    /// the option it carries (MP_TIMESTAMP bytes), if the connection runs a detector. A
+    /// The sender is building a data segment at `now` (`retransmit`: a retransmission): the
+    /// option it carries (MP_TIMESTAMP bytes), if the connection runs a detector. A
     /// retransmission carries the loss flag itself (S0 §III-B: one loss per segment).
-    fn data_option(&mut self, seq: u64, retransmit: bool, now: Time) -> Option<[u8; 4]>;
+    fn data_option(&mut self, retransmit: bool, now: Time) -> Option<[u8; 4]>;
 
     /// The sender is about to handle ACK `p`: the owner reads its option and RTT sample and
     /// sets the subflow's coupling group.
@@ -79,7 +79,7 @@ impl FlowOwner for Application {
     }
 
     #[inline(always)]
-    fn data_option(&mut self, _seq: u64, _retransmit: bool, _now: Time) -> Option<[u8; 4]> {
+    fn data_option(&mut self, _retransmit: bool, _now: Time) -> Option<[u8; 4]> {
         None
     }
 

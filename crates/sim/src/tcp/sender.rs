@@ -604,7 +604,7 @@ impl TcpSender {
         p.flags = if retransmit { FLAG_RETRANSMIT } else { 0 } | if push { FLAG_PUSH } else { 0 };
         p.size_bytes = self.mss_bytes;
         p.flow = self.flow;
-        if let Some(bytes) = owner.data_option(seq, retransmit, ctx.now) {
+        if let Some(bytes) = owner.data_option(retransmit, ctx.now) {
             p.flags |= FLAG_MP_TIMESTAMP;
             p.mp_option = bytes;
         }
