@@ -114,7 +114,8 @@ def main():
     lines = [
         f"Medians over seeds 1-{a.seeds}, {DURATION_S} s with the first {WARMUP_S} s left out, S0's detector at the receiver, the\n",
         f"sender's check on; written by `python3 -m scripts.liar_table --seeds {a.seeds}"
-        + (f" --max-rate {a.max_rate:g}` (setups up to {a.max_rate:g} Mb/s only).\n" if a.max_rate is not None else "` (`make liar-table`).\n"),
+        + (f" --max-rate {a.max_rate:g}` (setups up to {a.max_rate:g} Mb/s only"
+           + ("; `make liar-table-30`" if a.max_rate == 30 else "") + ").\n" if a.max_rate is not None else "` (`make liar-table`).\n"),
         "\n",
         "Shared bottleneck: the MPTCP connection's rate over the TCP flows' (`sum_ratio`) with an honest\n",
         "receiver, and each liar's gain: its median sum ratio over the honest receiver's.\n",
