@@ -244,6 +244,45 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_couples_on_evidence_and_forgets_it() {
+        let mut m = VerdictMemory::new();
+        // A majority of a decision period's verdicts is not evidence.
+        (0..7).for_each(|_| m.push(Verdict::Shared));
+        (0..3).for_each(|_| m.push(Verdict::Apart));
+        assert!(!m.evidence(), "7 shared of 10");
+        m.push(Verdict::Shared);
+        assert!(!m.evidence(), "8 shared against 3 apart");
+        m.push(Verdict::Shared);
+        assert!(m.evidence(), "9 shared against 3 apart");
+        (0..DELAY_MEMORY - 2).for_each(|_| m.push(Verdict::NoEvidence));
+        assert!(!m.evidence(), "the oldest verdicts leave the memory");
+    }
+
+    #[test]
+    fn sharing_is_transitive_and_held() {
+        let mut v = Verifier::new(3, 5 * MS);
+        // Pairs (0, 1) and (1, 2) with evidence, (0, 2) none: all three in one group.
+        for _ in 0..DELAY_MIN_SHARED {
+            v.delay[pair_index(3, 0, 1)].push(Verdict::Shared);
+            v.delay[pair_index(3, 1, 2)].push(Verdict::Shared);
+        }
+        v.compare_pairs(0);
+        assert!(v.shared(0, 2) && v.shared(2, 0), "one bottleneck per path: 0 and 2 share too");
+        // Contrary verdicts end the evidence; the pair stays coupled for the hold after the
+        // last interval that had it, then runs apart.
+        for _ in 0..DELAY_MEMORY {
+            v.delay[pair_index(3, 0, 1)].push(Verdict::Apart);
+            v.delay[pair_index(3, 1, 2)].push(Verdict::Apart);
+        }
+        while v.interval < HOLD_INTERVALS {
+            v.compare_pairs(0);
+        }
+        assert!(v.shared(0, 2), "within the hold");
+        v.compare_pairs(0);
+        assert!(!v.shared(0, 2), "after the hold");
+    }
+
+    #[test]
     fn the_comparison_test_couples_one_queue_and_not_two_alike_ones() {
         assert!(compared_after(0), "one queue under both subflows");
         assert!(!compared_after(75 * MS), "the same sawtooth 75 ms apart: two queues");
