@@ -7,6 +7,7 @@ disjoint). Writes the table into docs/security.md between its markers (or prints
 --print) and exits 1 when a bound is broken.
 
     python3 -m scripts.liar_table [--bin target/release/pathpool] [--out out/liar] [--seeds 5] [--jobs N] [--print]
+                                  [--max-rate MBPS]
 
 The design (`design()`): six two-level factors (rate 10/100 Mb/s, RTT 10/100 ms, buffer
 0.25/2 BDP, 2/5 subflows, 1/3 TCP flows, drop-tail/RED) in a 2^(6-2) fractional factorial
@@ -31,6 +32,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "security.md")
 BEGIN = "<!-- liar table: python3 -m scripts.liar_table -->"
 END = "<!-- end of liar table -->"
+BEGIN_PARTIAL = "<!-- partial liar table: python3 -m scripts.liar_table --max-rate -->"
+END_PARTIAL = "<!-- end of partial liar table -->"
 LIARS = ["separate", "random", "flapping"]
 HOSTS = ["linux-6.18", "ideal"]
 DURATION_S, WARMUP_S = 140, 20  # as S0 (and docs/security.md's S0 table): 120 s measured
@@ -86,14 +89,18 @@ def label(s):
 
 
 def main():
-    a = table_arguments(ROOT, "liar", 5, "docs/security.md").parse_args()
+    ap = table_arguments(ROOT, "liar", 5, "docs/security.md")
+    ap.add_argument("--max-rate", type=float, help="only the design's setups up to this rate in Mb/s (a partial "
+                    "table, written between its own markers: the 100 Mb/s setups take most of the full run's time)")
+    a = ap.parse_args()
     seeds = range(1, a.seeds + 1)
-    shared = [dict(s, layout="shared", hosts=h) for s in design() for h in HOSTS]
+    setups = [s for s in design() if a.max_rate is None or s["rate_mbps"] <= a.max_rate]
+    shared = [dict(s, layout="shared", hosts=h) for s in setups for h in HOSTS]
     nsb = [dict(file=os.path.join(ROOT, "scenarios", "papers", "ferlin2016", f"nsb-{n}.toml"), name=f"S0's NSB-{n}", layout="disjoint", hosts=h)
            for n in (2, 3, 4, 5) for h in HOSTS]
     for s in nsb:
         s["key"] = f"{os.path.basename(s['file'])[:-5]}-{s['hosts']}"
-    disjoint = nsb + [dict(s, layout="disjoint", hosts=h) for s in design() for h in HOSTS]
+    disjoint = nsb + [dict(s, layout="disjoint", hosts=h) for s in setups for h in HOSTS]
     plan = [(s, r, True, k) for s in shared for r in ["honest", *LIARS] for k in seeds]
     plan += [(s, "honest", v, k) for s in disjoint for v in (False, True) for k in seeds]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
@@ -106,7 +113,9 @@ def main():
     failures = []
     lines = [
         f"Medians over seeds 1-{a.seeds}, {DURATION_S} s with the first {WARMUP_S} s left out, S0's detector at the receiver, the\n",
-        f"sender's check on; written by `python3 -m scripts.liar_table --seeds {a.seeds}` (`make liar-table`).\n",
+        f"sender's check on; written by `python3 -m scripts.liar_table --seeds {a.seeds}"
+        + (f" --max-rate {a.max_rate:g}` (setups up to {a.max_rate:g} Mb/s only"
+           + ("; `make liar-table-30`" if a.max_rate == 30 else "") + ").\n" if a.max_rate is not None else "` (`make liar-table`).\n"),
         "\n",
         "Shared bottleneck: the MPTCP connection's rate over the TCP flows' (`sum_ratio`) with an honest\n",
         "receiver, and each liar's gain: its median sum ratio over the honest receiver's.\n",
@@ -152,7 +161,8 @@ def main():
     if a.print:
         sys.stdout.write(table)
     else:
-        write_between(DOC, BEGIN, END, table.rstrip("\n"))
+        partial = a.max_rate is not None  # a partial table never replaces the full one
+        write_between(DOC, BEGIN_PARTIAL if partial else BEGIN, END_PARTIAL if partial else END, table.rstrip("\n"))
     for f in failures:
         print("beyond the bound:", f, file=sys.stderr)
     return 1 if failures else 0

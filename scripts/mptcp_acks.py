@@ -48,13 +48,23 @@ def tcp_segments(path):
     if not os.path.exists(path):
         sys.exit(f"{path}: no such capture (run the testbed with --capture)")
     for t, _orig, d in packets(path):
-        if len(d) < 40 or d[0] >> 4 != 4 or d[9] != 6:
+        h = tcp_header(d)
+        if h is None:
             continue
-        ihl = (d[0] & 0xF) * 4
-        off = (d[ihl + 12] >> 4) * 4
-        payload = struct.unpack(">H", d[2:4])[0] - ihl - off
-        sport, dport, seq, ack = struct.unpack(">HHII", d[ihl:ihl + 12])
+        ihl, _off, payload, sport, dport, seq, ack = h
         yield t, (bytes(d[12:16]), sport), (bytes(d[16:20]), dport), seq, ack, payload, bytes(d[4:6]), bool(d[ihl + 13] & 0x08)
+
+
+def tcp_header(d):
+    """(IP header length, TCP header length, payload, sport, dport, seq, ack) of an IPv4 TCP
+    segment's bytes, or None for anything else."""
+    if len(d) < 40 or d[0] >> 4 != 4 or d[9] != 6:
+        return None
+    ihl = (d[0] & 0xF) * 4
+    off = (d[ihl + 12] >> 4) * 4
+    payload = struct.unpack(">H", d[2:4])[0] - ihl - off
+    sport, dport, seq, ack = struct.unpack(">HHII", d[ihl:ihl + 12])
+    return ihl, off, payload, sport, dport, seq, ack
 
 
 def tcp(path):

@@ -35,6 +35,7 @@ INVESTIGATIONS = [
     "scripts.pcap_testbed_vantage",
     "scripts.phase_offset",
     "scripts.queue_phase",
+    "scripts.sender_view",
     "scripts.window_cuts",
 ]
 
@@ -67,3 +68,29 @@ def test_the_synflood_capture_holds_n_syns(tmp_path):
     packets = list(pathpool.packets(out))
     assert len(packets) == 1000 and all(p.linktype == 101 and p.data[33] == 0x02 for p in packets)
     assert len({p.data[12:16] + p.data[20:22] for p in packets}) == 1000, "each SYN its own connection"
+
+
+def test_sender_view_tells_one_queue_from_two_and_joint_losses_from_chance():
+    """docs/security.md, "What the sender can see": the comparison test reads one slow queue
+    under two flows' own noise as shared and the same queue out of phase as apart; losses in
+    the same bins count above what independent losses give."""
+    from scripts import sender_view as sv
+
+    def queue(k):
+        return 0.040 + 0.0005 * (k % 40)
+
+    def noise(k, seed):
+        return ((k * 6364136223846793005 + seed * 1442695040888963407) >> 33) % 2000 * 1e-6
+
+    bins = range(sv.WINDOW_BINS)
+    a = [(k * sv.BIN_S, queue(k) + noise(k, 1)) for k in bins]
+    b = [(k * sv.BIN_S, queue(k) + 3 * noise(k, 2)) for k in bins]
+    c = [(k * sv.BIN_S, queue(k + 3) + noise(k, 2)) for k in bins]
+    assert sv.delay_verdicts(a, b) == {"shared": 1}
+    assert sv.delay_verdicts(a, c) == {"apart": 1}
+    # 100 segments each, one per 10 ms; losses in the same 5 bins, or in different ones.
+    x = [(k * 0.01, k % 20 == 0) for k in range(100)]
+    both, chance = sv.co_losses(x, [(t + 0.0005, lost) for t, lost in x])
+    assert both == 5 and chance < 1
+    both, _ = sv.co_losses(x, [(t + 0.0005, k % 20 == 10) for k, (t, _) in enumerate(x)])
+    assert both == 0

@@ -17,6 +17,8 @@
 //! * [`DecisionFilter`]: MPTCP-SBD's filter ([S0] §III-B): one [`Decision`] per 10
 //!   observations, flows together in at least 5 of them are grouped.
 //! * [`TrendLineDetector`]: trend-line regression on RTT ([S2] §4.3), every 5 s.
+//! * [`comparison`]: Rubenstein et al.'s delay comparison test on a pair of flows' binned RTTs
+//!   (the kernel daemon's grouping and the simulator's sender check).
 //! * [`Detector`]: the interface over the detectors; [`FilteredDetector`]: a detector and its
 //!   decision filter, restarted with the detector's memory: the one loop the simulator, QUIC,
 //!   the kernel daemon, captures and replays all run (docs/sbd.md, "One filtered detector").
@@ -66,6 +68,7 @@
 
 pub mod change;
 mod clock_skew;
+pub mod comparison;
 pub mod correlation;
 mod detector;
 mod filter;

@@ -2,12 +2,17 @@
 //! scenarios"; the full one is `make liar-table`): on one shared 20 Mb/s drop-tail bottleneck
 //! with a two-subflow MPTCP-SBD connection and one TCP flow, no liar gains more than 5 % over
 //! the honest receiver from a checking sender (medians of seeds 1-5), under both host models;
-//! with the subflows on disjoint bottlenecks the check costs an honest receiver at most 5 %.
+//! with the subflows on disjoint bottlenecks the check costs an honest receiver at most 5 %,
+//! there and on S0's NSB-4 under Linux hosts (where a comparison test that coupled on a
+//! majority of its verdicts cost 18.7 %: docs/security.md, "What still fails"). Over seeds
+//! 6-10 the check still costs on NSB-4, through its RFC 8382 decisions' "not congested":
+//! this case guards the comparison test's share only (the same section).
 
 use pathpool_scenario::{load_str, progress::Progress, simulate, summary};
 
 const SHARED: &str = include_str!("../../../scenarios/security/shared.toml");
 const DISJOINT: &str = include_str!("../../../scenarios/security/disjoint.toml");
+const NSB4: &str = include_str!("../../../scenarios/papers/ferlin2016/nsb-4.toml");
 const SEEDS: u64 = 5;
 
 /// The median over seeds 1-5 of `field` in the summary of `text` under `hosts`.
@@ -18,6 +23,8 @@ fn median(file: &str, text: &str, hosts: &str, receiver: &str, verify: bool, fie
             let values = &values;
             scope.spawn(move || {
                 let sets = vec![
+                    // S0's files run OLIA unless told (`pathpool run --cc mptcp-sbd`).
+                    "flows.mptcp.cc=\"mptcp-sbd\"".to_string(),
                     format!("simulation.hosts={hosts}"),
                     format!("simulation.seed={seed}"),
                     "flows.mptcp.sbd_detector=mptcp-sbd".to_string(),
@@ -54,4 +61,12 @@ fn the_check_costs_an_honest_receiver_little_on_disjoint_bottlenecks() {
         let on = median("disjoint.toml", DISJOINT, hosts, "honest", true, "mptcp_mbps");
         assert!(on >= 0.95 * off, "{hosts}: {on} Mb/s with the check against {off} without");
     }
+}
+
+#[test]
+fn the_check_costs_an_honest_receiver_little_on_s0s_four_disjoint_bottlenecks_with_linux_hosts() {
+    let off = median("nsb-4.toml", NSB4, "linux-6.18", "honest", false, "mptcp_mbps");
+    let on = median("nsb-4.toml", NSB4, "linux-6.18", "honest", true, "mptcp_mbps");
+    eprintln!("NSB-4, linux-6.18: {on:.2} Mb/s with the check, {off:.2} without");
+    assert!(on >= 0.95 * off, "{on} Mb/s with the check against {off} without");
 }

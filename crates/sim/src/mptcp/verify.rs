@@ -13,13 +13,69 @@
 //! shared stays coupled until two of its decisions in a row find it apart, so a receiver that
 //! flaps between "shared" and "apart" cannot use the sender's occasional wrong decision.
 //! Samples whose ACK the receiver may have delayed are left out (`super::ack_delay`).
+//!
+//! RFC 8382's statistics on RTT miss sharing where the subflows' samples are few and come in
+//! bursts (docs/security.md, "What the sender can see"), so the check also runs Rubenstein et
+//! al.'s delay comparison test (ToN 2002 §IV, `pathpool_sbd::comparison`) on every pair
+//! every 350 ms. It couples a pair only with enough evidence: "shared" in at least
+//! [`DELAY_MIN_SHARED`] of the last [`DELAY_MEMORY`] intervals and [`DELAY_SHARED_PER_APART`]
+//! times as often as "apart". No evidence leaves the pair to the decisions. Sharing one
+//! bottleneck is transitive (one bottleneck per path), so the pairs with evidence join their
+//! subflows in groups, and a pair in one group stays coupled for [`HOLD_INTERVALS`] after the
+//! last evidence. (A loss co-occurrence test beside it was measured and not kept: it coupled
+//! disjoint subflows and no shared ones the delay test missed; docs/security.md, "The loss
+//! test".)
 
+use pathpool_sbd::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
 use super::receiver::{GroupingRecord, SampleThinning};
 use super::sender::AckShape;
 use crate::time::{to_nanos, Time};
+
+/// The delay test's memory in intervals of 350 ms (35 s): at 10 Mb/s and 10 ms with Linux
+/// hosts one pair on one queue read "shared" in 79-85 of 340 intervals against 3-39 "apart",
+/// and on two queues in 7-108 against 54-234 (docs/security.md, "What still fails").
+pub(crate) const DELAY_MEMORY: usize = 100;
+/// "Shared" verdicts a pair needs in the memory...
+pub(crate) const DELAY_MIN_SHARED: u32 = 8;
+/// ... and how many times its "apart" ones.
+pub(crate) const DELAY_SHARED_PER_APART: u32 = 3;
+/// A pair found in one group stays coupled for 100 intervals (35 s) after the last evidence:
+/// the test's evidence comes and goes with the queue's phases.
+pub(crate) const HOLD_INTERVALS: u64 = 100;
+
+/// One pair's delay verdicts over the last [`DELAY_MEMORY`] intervals.
+#[derive(Clone)]
+struct VerdictMemory {
+    ring: [Verdict; DELAY_MEMORY],
+    next: usize,
+    shared: u32,
+    apart: u32,
+}
+
+impl VerdictMemory {
+    fn new() -> Self {
+        VerdictMemory { ring: [Verdict::NoEvidence; DELAY_MEMORY], next: 0, shared: 0, apart: 0 }
+    }
+
+    fn push(&mut self, v: Verdict) {
+        let count = |m: &mut Self, v: Verdict, d: i32| match v {
+            Verdict::Shared => m.shared = m.shared.wrapping_add_signed(d),
+            Verdict::Apart => m.apart = m.apart.wrapping_add_signed(d),
+            Verdict::NoEvidence => {}
+        };
+        let old = std::mem::replace(&mut self.ring[self.next], v);
+        count(self, old, -1);
+        count(self, v, 1);
+        self.next = (self.next + 1) % DELAY_MEMORY;
+    }
+
+    fn evidence(&self) -> bool {
+        self.shared >= DELAY_MIN_SHARED && self.shared >= DELAY_SHARED_PER_APART * self.apart
+    }
+}
 
 pub(crate) struct Verifier {
     /// The detector and S0's decision filter (no change test here: no restarts).
@@ -32,6 +88,16 @@ pub(crate) struct Verifier {
     thinning: SampleThinning,
     /// Leaves out the samples that may include the receiver's delayed-ACK wait.
     delayed_acks: DelayedAckFilter,
+    /// Each subflow's usable RTT samples in the comparison test's bins, by send time.
+    bins: Vec<Bins>,
+    /// Per pair (x < y, `pair_index`), the delay test's recent verdicts.
+    delay: Vec<VerdictMemory>,
+    /// Intervals closed so far, and per pair the last one that found it in one group
+    /// (None: never).
+    interval: u64,
+    linked_at: Vec<Option<u64>>,
+    /// Scratch: a group label per subflow.
+    labels: Vec<usize>,
     /// The sender's own observations and decisions, for the run's outputs
     /// (sender_observations.csv, sender_decisions.csv): what the check saw beside what the
     /// receiver claimed.
@@ -42,12 +108,18 @@ pub(crate) struct Verifier {
 impl Verifier {
     pub fn new(n: usize, spacing: Time) -> Self {
         let params = SbdParams { corr_split: true, corr_min: CORR_MIN, ..SbdParams::mptcp_sbd() };
+        let pairs = n * n.saturating_sub(1) / 2;
         Verifier {
             sbd: FilteredDetector::new(Rfc8382Detector::new(params, n), FilterParams::default()),
             groups: None,
             previous: None,
             thinning: SampleThinning::new(n, spacing),
             delayed_acks: DelayedAckFilter::new(n),
+            bins: vec![Bins::default(); n],
+            delay: vec![VerdictMemory::new(); pairs],
+            interval: 0,
+            linked_at: vec![None; pairs],
+            labels: vec![0; n],
             observations: Vec::new(),
             decisions: Vec::new(),
         }
@@ -60,7 +132,13 @@ impl Verifier {
         let now_ns = to_nanos(since_start);
         // A sample that may hold the receiver's delayed-ACK wait counts as a packet without
         // one, as a thinned sample does.
-        if self.delayed_acks.usable(sf, acked.segments, acked.in_order) && self.thinning.take(sf, since_start) {
+        let usable = self.delayed_acks.usable(sf, acked.segments, acked.in_order);
+        if usable {
+            // Binned by the segment's send time, as the kernel daemon's test (every sample:
+            // the bins average them).
+            self.bins[sf].add(now_ns.saturating_sub(to_nanos(rtt)) / BIN_NS, (to_nanos(rtt) / 1000) as f64);
+        }
+        if usable && self.thinning.take(sf, since_start) {
             self.sbd.on_delay(sf, now_ns, to_nanos(rtt) as i64);
         } else {
             self.sbd.on_unsampled(sf, now_ns);
@@ -77,6 +155,7 @@ impl Verifier {
         let mut decided = false;
         while let Some(step) = self.sbd.poll(to_nanos(since_start)) {
             self.observations.push(GroupingRecord { time: since_start, groups: self.sbd.observation().groups.clone() });
+            self.compare_pairs(to_nanos(since_start));
             if step.decided {
                 let d = self.sbd.decision();
                 self.previous = self.groups.replace(d.groups.clone());
@@ -87,15 +166,125 @@ impl Verifier {
         decided
     }
 
-    /// Must subflows `x` and `y` stay coupled by one of the sender's last two decisions? Only
-    /// two subflows the sender found congested in different groups may run apart. One it found
-    /// not congested is coupled with every other, as S0's sender couples a subflow the
-    /// receiver reports not congested (group 99; [S0] §III-B, K-SBD's coupling set,
-    /// algorithms.md §7.5): it may join a group at any time. Without this a receiver could
-    /// split whatever the sender's detector does not see congested (a short or RED queue,
-    /// whose skew reads positive), where an honest receiver's "not congested" couples.
+    /// The comparison test on every pair, once per interval; the pairs with evidence join
+    /// their subflows in groups. The window ends one interval ago (slack for samples still in
+    /// flight, as the kernel daemon).
+    fn compare_pairs(&mut self, now_ns: u64) {
+        let end = (now_ns / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
+        let n = self.bins.len();
+        for (i, l) in self.labels.iter_mut().enumerate() {
+            *l = i;
+        }
+        for x in 0..n {
+            for y in x + 1..n {
+                let p = pair_index(n, x, y);
+                self.delay[p].push(compare(&self.bins[x], &self.bins[y], end));
+                if self.delay[p].evidence() {
+                    let (a, b) = (self.labels[x], self.labels[y]);
+                    let (keep, gone) = (a.min(b), a.max(b));
+                    self.labels.iter_mut().filter(|l| **l == gone).for_each(|l| *l = keep);
+                }
+            }
+        }
+        for x in 0..n {
+            for y in x + 1..n {
+                if self.labels[x] == self.labels[y] {
+                    self.linked_at[pair_index(n, x, y)] = Some(self.interval);
+                }
+            }
+        }
+        self.interval += 1;
+    }
+
+    /// Must subflows `x` and `y` stay coupled? Only two subflows the sender found congested
+    /// in different groups by both of its last two decisions, and without recent evidence of
+    /// the comparison test, may run apart. One it found not congested is coupled with every
+    /// other, as S0's sender couples a subflow the receiver reports not congested (group 99;
+    /// [S0] §III-B, K-SBD's coupling set, algorithms.md §7.5): it may join a group at any
+    /// time. Without this a receiver could split whatever the sender's detector does not see
+    /// congested (a short or RED queue, whose skew reads positive), where an honest
+    /// receiver's "not congested" couples.
     pub fn shared(&self, x: usize, y: usize) -> bool {
         let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] == 0 || g[y] == 0 || g[x] == g[y]);
-        shared_in(&self.groups) || shared_in(&self.previous)
+        let linked = x != y
+            && self.linked_at[pair_index(self.bins.len(), x.min(y), x.max(y))]
+                .is_some_and(|at| self.interval - at <= HOLD_INTERVALS);
+        shared_in(&self.groups) || shared_in(&self.previous) || linked
+    }
+}
+
+/// The index of pair (x, y), x < y, among the n(n-1)/2 pairs of n subflows.
+fn pair_index(n: usize, x: usize, y: usize) -> usize {
+    x * (2 * n - x - 1) / 2 + (y - x - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Time = crate::time::PS_PER_MS;
+
+    /// Two subflows' RTTs every 2 ms for 30 s: a 1 s queue sawtooth (subflow 1's `lag` later)
+    /// plus each subflow's own noise; whether the comparison test coupled the pair.
+    fn compared_after(lag: Time) -> bool {
+        let mut v = Verifier::new(2, 5 * MS);
+        let queue = |t: Time| 40 * MS + t % (1000 * MS) / 100;
+        let mut seed = 1u64;
+        let mut noise = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % (2 * MS)
+        };
+        let ack = AckShape { segments: 1, in_order: false };
+        for k in 1..15_000 {
+            let t = k * 2 * MS;
+            v.on_rtt(0, t, queue(t) + noise(), ack);
+            v.on_rtt(1, t, queue(t + lag) + noise(), ack);
+        }
+        v.linked_at[0].is_some()
+    }
+
+    #[test]
+    fn a_pair_couples_on_evidence_and_forgets_it() {
+        let mut m = VerdictMemory::new();
+        // A majority of a decision period's verdicts is not evidence.
+        (0..7).for_each(|_| m.push(Verdict::Shared));
+        (0..3).for_each(|_| m.push(Verdict::Apart));
+        assert!(!m.evidence(), "7 shared of 10");
+        m.push(Verdict::Shared);
+        assert!(!m.evidence(), "8 shared against 3 apart");
+        m.push(Verdict::Shared);
+        assert!(m.evidence(), "9 shared against 3 apart");
+        (0..DELAY_MEMORY - 2).for_each(|_| m.push(Verdict::NoEvidence));
+        assert!(!m.evidence(), "the oldest verdicts leave the memory");
+    }
+
+    #[test]
+    fn sharing_is_transitive_and_held() {
+        let mut v = Verifier::new(3, 5 * MS);
+        // Pairs (0, 1) and (1, 2) with evidence, (0, 2) none: all three in one group.
+        for _ in 0..DELAY_MIN_SHARED {
+            v.delay[pair_index(3, 0, 1)].push(Verdict::Shared);
+            v.delay[pair_index(3, 1, 2)].push(Verdict::Shared);
+        }
+        v.compare_pairs(0);
+        assert!(v.shared(0, 2) && v.shared(2, 0), "one bottleneck per path: 0 and 2 share too");
+        // Contrary verdicts end the evidence; the pair stays coupled for the hold after the
+        // last interval that had it, then runs apart.
+        for _ in 0..DELAY_MEMORY {
+            v.delay[pair_index(3, 0, 1)].push(Verdict::Apart);
+            v.delay[pair_index(3, 1, 2)].push(Verdict::Apart);
+        }
+        while v.interval < HOLD_INTERVALS {
+            v.compare_pairs(0);
+        }
+        assert!(v.shared(0, 2), "within the hold");
+        v.compare_pairs(0);
+        assert!(!v.shared(0, 2), "after the hold");
+    }
+
+    #[test]
+    fn the_comparison_test_couples_one_queue_and_not_two_alike_ones() {
+        assert!(compared_after(0), "one queue under both subflows");
+        assert!(!compared_after(75 * MS), "the same sawtooth 75 ms apart: two queues");
     }
 }

@@ -1,0 +1,172 @@
+//! The delay comparison test of Rubenstein, Kurose and Towsley ("Detecting shared congestion
+//! of flows via end-to-end measurement", IEEE/ACM ToN 10(3), 2002, §IV): two flows share a
+//! queue when the delays of their packets close in time correlate more than each flow's own
+//! delays a little further apart. It needs no threshold: behind one queue the cross-correlation
+//! at lag 0 is c, each flow's own correlation at a longer lag is rho * c (rho <= 1, the
+//! queue's own memory over that lag) scaled by the same sample noise, so cross >= the
+//! geometric mean of the two autocorrelations; behind two queues the cross-correlation is the
+//! queues' (mostly far below), however alike the queues' statistics are.
+//!
+//! Here on RTT samples: each subflow's samples are averaged in bins of [`BIN_NS`] by the
+//! segment's send time; over [`WINDOW_BINS`] bins, cross = corr(a[k], b[k]) and auto =
+//! corr(x[k], x[k + 1]).
+//! docs/kernel.md, "The SBD daemon", says why the daemon groups by this test rather than by
+//! RFC 8382's statistics.
+
+/// Bin width: RFC 8382's interval T = 350 ms in 14 bins (25 ms), several of the testbed's 5 ms
+/// delay slots and several RTT samples at 200 samples/s, far below a queue's sawtooth (s).
+pub const BIN_NS: u64 = 25_000_000;
+/// Bins per RFC 8382 interval (T / BIN_NS).
+pub const BINS_PER_INTERVAL: u64 = 14;
+/// The test's memory: 8 intervals (2.8 s), the recent window of pathpool-sbd's change test
+/// (`pathpool_sbd::CHANGE_WINDOW`), so that a bottleneck that moved is seen within seconds.
+pub const WINDOW_BINS: usize = 8 * BINS_PER_INTERVAL as usize;
+/// A pair is judged only when at least 10 of the window's bins hold samples of both subflows
+/// (and as many pairs of consecutive bins each subflow), as pathpool-sbd's correlation split
+/// asks 10 common intervals (`pathpool_sbd::correlation`); otherwise there is no evidence
+/// ("not yet"). A subflow's RTT samples come in bursts once per RTT, so at 25 ms bins and RTTs
+/// of 40-80 ms half the bins or more may be empty.
+pub const MIN_BINS: usize = 10;
+
+/// One subflow's recent bins: (absolute bin index, sum of RTT in µs, samples).
+#[derive(Clone, Debug)]
+pub struct Bins {
+    ring: Vec<(u64, f64, u32)>,
+}
+
+impl Default for Bins {
+    fn default() -> Self {
+        // The window, the interval it ends before, and one interval of slack for late samples.
+        Bins { ring: vec![(u64::MAX, 0.0, 0); WINDOW_BINS + 2 * BINS_PER_INTERVAL as usize] }
+    }
+}
+
+impl Bins {
+    pub fn add(&mut self, bin: u64, rtt_us: f64) {
+        let len = self.ring.len() as u64;
+        let slot = &mut self.ring[(bin % len) as usize];
+        if slot.0 != bin {
+            if slot.0 != u64::MAX && slot.0 > bin {
+                // Older than the ring holds (a segment sent over 3.5 s ago): outside any window.
+                return;
+            }
+            *slot = (bin, 0.0, 0);
+        }
+        slot.1 += rtt_us;
+        slot.2 += 1;
+    }
+
+    /// The mean of bin `bin`, if it is still held and has samples.
+    fn mean(&self, bin: u64) -> Option<f64> {
+        let s = &self.ring[(bin % self.ring.len() as u64) as usize];
+        (s.0 == bin && s.2 > 0).then(|| s.1 / f64::from(s.2))
+    }
+}
+
+/// The comparison test's verdict on one pair over the bins `[end - WINDOW_BINS, end)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    Shared,
+    Apart,
+    /// Too few bins with samples, or a series without variation: no evidence either way.
+    NoEvidence,
+}
+
+/// Pearson correlation of the pairs; None with fewer than MIN_BINS or a flat series.
+fn correlation(pairs: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
+    let (mut n, mut sx, mut sy, mut sxx, mut syy, mut sxy) = (0usize, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for (x, y) in pairs {
+        n += 1;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        syy += y * y;
+        sxy += x * y;
+    }
+    if n < MIN_BINS {
+        return None;
+    }
+    let nf = n as f64;
+    let (vx, vy) = (sxx - sx * sx / nf, syy - sy * sy / nf);
+    if vx <= 0.0 || vy <= 0.0 {
+        return None;
+    }
+    Some((sxy - sx * sy / nf) / (vx * vy).sqrt())
+}
+
+fn lag_one(b: &Bins, start: u64, end: u64) -> Option<f64> {
+    correlation((start..end - 1).filter_map(|k| Some((b.mean(k)?, b.mean(k + 1)?))))
+}
+
+/// Rubenstein et al.'s comparison test on the window ending (exclusive) at bin `end`.
+pub fn compare(a: &Bins, b: &Bins, end: u64) -> Verdict {
+    compare_over(a, b, end, WINDOW_BINS)
+}
+
+/// [`compare`] over a window of `window` bins (at most [`WINDOW_BINS`], which [`Bins`] holds).
+pub fn compare_over(a: &Bins, b: &Bins, end: u64, window: usize) -> Verdict {
+    // A window reaching before the connection's first sample is not yet a window: its first
+    // seconds are the slow start alone.
+    let Some(start) = end.checked_sub(window.min(WINDOW_BINS) as u64) else {
+        return Verdict::NoEvidence;
+    };
+    let cross = correlation((start..end).filter_map(|k| Some((a.mean(k)?, b.mean(k)?))));
+    match (cross, lag_one(a, start, end), lag_one(b, start, end)) {
+        (Some(c), Some(ra), Some(rb)) => {
+            if c >= (ra.max(0.0) * rb.max(0.0)).sqrt() {
+                Verdict::Shared
+            } else {
+                Verdict::Apart
+            }
+        }
+        _ => Verdict::NoEvidence,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fill(f: impl Fn(u64) -> f64) -> Bins {
+        let mut b = Bins::default();
+        for k in 0..WINDOW_BINS as u64 {
+            b.add(k, f(k));
+        }
+        b
+    }
+
+    /// A slow queue (sawtooth of 40 bins) plus each subflow's own sample noise.
+    fn queue(k: u64) -> f64 {
+        40_000.0 + 500.0 * (k % 40) as f64
+    }
+
+    fn noise(k: u64, seed: u64) -> f64 {
+        let x = (k.wrapping_mul(6364136223846793005).wrapping_add(seed * 1442695040888963407) >> 33) % 2000;
+        x as f64
+    }
+
+    #[test]
+    fn one_queue_is_shared_whatever_each_subflows_noise() {
+        let a = fill(|k| queue(k) + noise(k, 1));
+        let b = fill(|k| queue(k) + 3.0 * noise(k, 2));
+        assert_eq!(compare(&a, &b, WINDOW_BINS as u64), Verdict::Shared);
+    }
+
+    #[test]
+    fn two_alike_queues_in_step_but_not_one_are_apart() {
+        // The same sawtooth, 3 bins (75 ms) out of phase: statistics equal, queues not one.
+        let a = fill(|k| queue(k) + noise(k, 1));
+        let b = fill(|k| queue(k + 3) + noise(k, 2));
+        assert_eq!(compare(&a, &b, WINDOW_BINS as u64), Verdict::Apart);
+    }
+
+    #[test]
+    fn too_few_bins_is_no_evidence() {
+        let a = fill(queue);
+        let mut b = Bins::default();
+        for k in (0..WINDOW_BINS as u64).step_by(3) {
+            b.add(k, queue(k));
+        }
+        assert_eq!(compare(&a, &b, WINDOW_BINS as u64), Verdict::NoEvidence);
+    }
+}
