@@ -186,13 +186,20 @@ fn an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it() {
         return skip("an_olia_mptcp_flow_runs_through_the_bpf_controller_and_unregisters_it", "the controllers are registered already (`pathpool kernel unload`)");
     }
     let _one = ONE_RUN_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // The struct_ops of pathpool's controllers listed now: an earlier process may have left
+    // one this test must not blame itself for (Linux keeps a struct_ops while anything holds a
+    // reference to it, whatever unregistered it).
+    let ours = || -> Vec<String> {
+        let listed = std::process::Command::new("bpftool").args(["struct_ops", "list"]).output().expect("bpftool runs");
+        String::from_utf8_lossy(&listed.stdout).lines().filter(|l| pathpool_kernel::controllers().iter().any(|n| l.contains(n))).map(String::from).collect()
+    };
+    let before = ours();
     let l = scenario("scenarios/fidelity/mptcp-shared.toml", &["simulation.duration=6s", "simulation.warmup=2s", "flows.mp.cc=olia"]);
     let outcome = pathpool_testbed::run(&l, &pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() });
     assert!(pathpool_kernel::registered().is_empty(), "controllers left registered: {:?}", pathpool_kernel::registered());
     // Unregistered is not gone: a socket still using the controller keeps its struct_ops alive.
-    let listed = std::process::Command::new("bpftool").args(["struct_ops", "list"]).output().expect("bpftool runs");
-    let listed = String::from_utf8_lossy(&listed.stdout);
-    assert!(!pathpool_kernel::controllers().iter().any(|n| listed.contains(n)), "struct_ops left behind:\n{listed}");
+    let left: Vec<String> = ours().into_iter().filter(|l| !before.contains(l)).collect();
+    assert!(left.is_empty(), "struct_ops left behind:\n{}", left.join("\n"));
     let dir = std::env::temp_dir().join(format!("pathpool-testbed-olia-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let real = pathpool_experiment::output::write_all(&dir, &outcome.expect("the testbed runs")).unwrap();
