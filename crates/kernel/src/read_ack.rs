@@ -151,8 +151,13 @@ pub fn read_ack_off() -> Result<bool, String> {
 
 /// What the programs counted in this namespace, when the mode is on here.
 pub fn read_ack_status() -> Result<Option<ReadAckStats>, String> {
+    read_ack_stats_of(netns_cookie()?)
+}
+
+/// What the programs counted in the namespace of `cookie` (it may be gone), while enabled.
+pub fn read_ack_stats_of(cookie: u64) -> Result<Option<ReadAckStats>, String> {
     let Some(map) = netns_map() else { return Ok(None) };
-    let Some(v) = map.lookup(&netns_cookie()?.to_ne_bytes(), MapFlags::ANY).ok().flatten() else { return Ok(None) };
+    let Some(v) = map.lookup(&cookie.to_ne_bytes(), MapFlags::ANY).ok().flatten() else { return Ok(None) };
     let at = |i: usize| u64::from_ne_bytes(v[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
     Ok(Some(ReadAckStats { subflows: at(0), no_ecn: at(1), other_cc: at(2), refused: at(3), others: at(4), segments: at(5), acks: at(6), moved_off: at(7) }))
 }

@@ -66,6 +66,10 @@ pub fn read_ack_status() -> Result<Option<crate::ReadAckStats>, String> {
     Ok(None)
 }
 
+pub fn read_ack_stats_of(_cookie: u64) -> Result<Option<crate::ReadAckStats>, String> {
+    Ok(None)
+}
+
 /// Loads the controllers for a scope when they are not loaded yet.
 pub struct Guard;
 

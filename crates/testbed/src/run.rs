@@ -109,6 +109,9 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let lost = network.stop();
     drop(hosts);
     drop(delack);
+    // A run that asked for the read-ack receivers and did not get them on every subflow is not
+    // that run: an error, never its numbers.
+    read_ack.covered()?;
     drop(read_ack);
     drop(network);
     Ok(crate::outcome::assemble(l, &plan, &names, &samples, warm_index, &lost, wall))
@@ -164,6 +167,24 @@ impl ReadAck {
             guard.0.push(cookie);
         }
         Ok(guard)
+    }
+}
+
+impl ReadAck {
+    fn covered(&self) -> Result<()> {
+        for &cookie in &self.0 {
+            let why = match pathpool_kernel::read_ack_stats_of(cookie).map_err(crate::TestbedError)? {
+                None => "its programs were not on for the run".to_string(),
+                Some(s) if s.subflows == 0 => "no subflow took them".to_string(),
+                Some(s) if s.no_ecn + s.other_cc + s.refused + s.moved_off > 0 => format!(
+                    "some subflows were not covered ({} without ECN, {} on another congestion control, {} refused, {} segments on subflows moved off)",
+                    s.no_ecn, s.other_cc, s.refused, s.moved_off
+                ),
+                Some(_) => continue,
+            };
+            return fail(format!("delayed_ack = \"linux-proposed\": the read-ack receiver fix did not act as asked: {why}"));
+        }
+        Ok(())
     }
 }
 
