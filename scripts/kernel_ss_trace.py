@@ -3,7 +3,7 @@
 floor is 2 segments"): runs `pathpool testbed run FILE --out OUT [--set ...]` and, every 50 ms,
 `ss -tinO` (the subflows running a pp_* controller: cwnd, ssthresh, retransmissions,
 unacknowledged and not-yet-sent bytes) and `ss -MinO` (the MPTCP connection: write_seq and
-snd_una) in every namespace of the run, into OUT/ss.txt; then prints a summary per subflow.
+snd_una) in every namespace of the run, into OUT/ss.txt (the run's files in OUT/run); then prints a summary per subflow.
 
     sudo python3 -m scripts.kernel_ss_trace scenarios/kernel/shared.toml --out out/kernel-ss/olia \\
         --set flows.mp.cc=olia [--bin target/release/pathpool]
@@ -26,7 +26,8 @@ PERIOD = 0.05
 
 def trace(args):
     os.makedirs(args.out, exist_ok=True)
-    cmd = [args.bin, "testbed", "run", args.file, "--out", args.out]
+    # The run's own files go in OUT/run: pathpool refuses an --out folder holding ss.txt.
+    cmd = [args.bin, "testbed", "run", args.file, "--out", os.path.join(args.out, "run")]
     for s in args.set or []:
         cmd += ["--set", s]
     print("+", " ".join(cmd), flush=True)

@@ -5,33 +5,29 @@
 //! them with the SBD daemon's groups, and nothing may be left afterwards. Root only, and
 //! iperf3 and mptcpize (`make deps` installs them); without them it says why and passes.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::two_paths::TwoPaths;
 
 const PATHPOOL: &str = env!("CARGO_BIN_EXE_pathpool");
 
+/// The two hosts, and whether pathpool's controllers were registered before the test.
 struct Hosts {
-    sender: String,
-    receiver: String,
+    paths: TwoPaths,
     loaded_before: bool,
 }
 
 impl Drop for Hosts {
     fn drop(&mut self) {
         // Whatever a failed recipe left: its processes (by PID), the receiver fix, the
-        // controllers (unless someone else had registered them), then the namespaces.
-        for ns in [&self.sender, &self.receiver] {
-            let pids = Command::new("ip").args(["netns", "pids", ns]).output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
-            for pid in pids.split_whitespace() {
-                let _ = Command::new("kill").args(["-KILL", pid]).status();
-            }
-        }
-        let _ = Command::new("ip").args(["netns", "exec", &self.receiver, PATHPOOL, "kernel", "receiver", "off"]).output();
+        // controllers (unless someone else had registered them); the namespaces go with
+        // `paths`.
+        self.paths.kill_processes();
+        let _ = Command::new("ip").args(["netns", "exec", &self.paths.receiver, PATHPOOL, "kernel", "receiver", "off"]).output();
         if !self.loaded_before && !registered().is_empty() {
             let _ = Command::new(PATHPOOL).args(["kernel", "unload"]).output();
-        }
-        for ns in [&self.sender, &self.receiver] {
-            let _ = Command::new("ip").args(["netns", "del", ns]).status();
         }
     }
 }
@@ -43,11 +39,6 @@ fn registered() -> Vec<String> {
         .filter(|n| pathpool_kernel::controllers().contains(n))
         .map(str::to_string)
         .collect()
-}
-
-fn ip(args: &[&str]) {
-    let out = Command::new("ip").args(args).output().expect("ip runs");
-    assert!(out.status.success(), "ip {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 fn on_path(program: &str) -> bool {
@@ -76,7 +67,7 @@ fn script(lines: &[(String, String)], hosts: &Hosts) -> String {
     let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
     let mut out = String::from("set -e\n");
     for (host, command) in lines {
-        let ns = if host == "sender" { &hosts.sender } else { &hosts.receiver };
+        let ns = if host == "sender" { &hosts.paths.sender } else { &hosts.paths.receiver };
         let (command, background) = match command.strip_suffix('&') {
             Some(c) => (c.trim(), " &"),
             None => (command.as_str(), ""),
@@ -88,37 +79,6 @@ fn script(lines: &[(String, String)], hosts: &Hosts) -> String {
         out += &format!("{}{background}\n", parts.join("; "));
     }
     out
-}
-
-fn make_hosts(hosts: &Hosts) {
-    let (s, r) = (hosts.sender.as_str(), hosts.receiver.as_str());
-    ip(&["netns", "add", s]);
-    ip(&["netns", "add", r]);
-    let id = std::process::id();
-    for (k, dev) in ["eth0", "eth1"].iter().enumerate() {
-        let (a, b) = (format!("ppk{id}s{k}"), format!("ppk{id}r{k}"));
-        ip(&["link", "add", &a, "netns", s, "type", "veth", "peer", "name", &b, "netns", r]);
-        ip(&["-n", s, "link", "set", &a, "name", dev]);
-        ip(&["-n", r, "link", "set", &b, "name", dev]);
-        let net = k + 1;
-        ip(&["-n", s, "addr", "add", &format!("10.9.{net}.1/24"), "dev", dev]);
-        ip(&["-n", r, "addr", "add", &format!("10.9.{net}.2/24"), "dev", dev]);
-        for ns in [s, r] {
-            ip(&["-n", ns, "link", "set", dev, "up"]);
-            // Each path a 20 Mb/s bottleneck in both directions.
-            ip(&["netns", "exec", ns, "tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", "20mbit", "burst", "5kb", "latency", "50ms"]);
-        }
-    }
-    for ns in [s, r] {
-        ip(&["-n", ns, "link", "set", "lo", "up"]);
-        // The hosts' default congestion control, which the recipe restores: in a network
-        // namespace Linux takes only an unrestricted one as default (reno, not cubic or bbr).
-        ip(&["netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=reno"]);
-    }
-    // The second path: traffic from the sender's second address leaves by eth1 (the
-    // receiver answers ARP for 10.9.1.2 there too, as Linux does for any local address).
-    ip(&["-n", s, "rule", "add", "from", "10.9.2.1", "table", "102"]);
-    ip(&["-n", s, "route", "add", "default", "dev", "eth1", "table", "102"]);
 }
 
 #[test]
@@ -140,10 +100,10 @@ fn the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behi
         return skip("pathpool's controllers are registered by someone else, and the recipe ends by unregistering them");
     }
     let id = std::process::id();
-    let hosts = Hosts { sender: format!("pp-kqs-{id}"), receiver: format!("pp-kqr-{id}"), loaded_before };
-    make_hosts(&hosts);
+    // Two 20 Mb/s paths.
+    let hosts = Hosts { paths: TwoPaths::new("kq", ["20mbit", "20mbit"]), loaded_before };
     let routes = |ns: &str| Command::new("ip").args(["-n", ns, "route"]).output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap();
-    let before = routes(&hosts.receiver);
+    let before = routes(&hosts.paths.receiver);
 
     let dir = std::env::temp_dir().join(format!("pathpool-kernel-recipe-{id}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -180,8 +140,8 @@ fn the_recipe_runs_an_unmodified_program_on_pp_mptcp_sbd_and_leaves_nothing_behi
     assert!(registered().is_empty(), "controllers left registered: {:?}", registered());
     let twins = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control").unwrap_or_default();
     assert!(!twins.split_whitespace().any(|n| pathpool_kernel::READ_ACK_CCS.contains(&n)), "the read-ack fix left registered: {twins}");
-    assert_eq!(routes(&hosts.receiver), before, "the receiver's routes are as they were");
-    for ns in [&hosts.sender, &hosts.receiver] {
+    assert_eq!(routes(&hosts.paths.receiver), before, "the receiver's routes are as they were");
+    for ns in [&hosts.paths.sender, &hosts.paths.receiver] {
         let pids = Command::new("ip").args(["netns", "pids", ns]).output().unwrap();
         assert!(pids.stdout.is_empty(), "processes left in {ns}: {}", String::from_utf8_lossy(&pids.stdout));
     }

@@ -23,6 +23,9 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 extern __u32 tcp_slow_start(struct tcp_sock *tp, __u32 acked) __ksym;
 extern __u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
 
+#define SOL_TCP 6
+#define TCP_NOTSENT_LOWAT 25
+
 enum { PP_LIA = 0, PP_OLIA = 1, PP_BALIA = 2, PP_SBD = 3 };
 #define Q30 (1ULL << 30)
 
@@ -70,9 +73,11 @@ struct {
 	__type(value, __u32);
 } pp_groups SEC(".maps");
 
-/* Options set by the loader (`pathpool kernel load --pacing`), read when a subflow starts:
- * bit 0 turns on Linux's internal pacing for the subflow (PP_OPT_PACING). */
+/* Options set by the loader (`pathpool kernel load --pacing --linux-queues`): bit 0 turns on
+ * Linux's internal pacing for subflows that start (PP_OPT_PACING); bit 1 leaves the subflows'
+ * send queues as Linux sizes them, without pp_lowat's bound (PP_OPT_LINUX_QUEUES). */
 #define PP_OPT_PACING 1u
+#define PP_OPT_LINUX_QUEUES 2u
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -86,10 +91,11 @@ struct {
  * snd_cwnd above PP_CWND_MAX (set outside this controller), [3] the largest `acked` seen,
  * [4] the largest snd_cwnd seen on entry; and, to see how often Linux's cwnd-limited rule
  * skips an increase (OLIA's negative alpha_r is applied only when its subflow is limited),
- * [5] cong_avoid calls skipped as not cwnd-limited, [6] calls that went on. */
+ * [5] cong_avoid calls skipped as not cwnd-limited, [6] calls that went on; [7] subflow send
+ * queue bounds set (pp_lowat), [8] ... that the kernel refused. */
 #define PP_ACKED_MAX 65535u
 #define PP_CWND_MAX 65535u
-enum { PP_ST_ACKED = 0, PP_ST_CAPPED = 1, PP_ST_CWND = 2, PP_ST_ACKED_TOP = 3, PP_ST_CWND_TOP = 4, PP_ST_SKIPPED = 5, PP_ST_LIMITED = 6, PP_ST_N = 7 };
+enum { PP_ST_ACKED = 0, PP_ST_CAPPED = 1, PP_ST_CWND = 2, PP_ST_ACKED_TOP = 3, PP_ST_CWND_TOP = 4, PP_ST_SKIPPED = 5, PP_ST_LIMITED = 6, PP_ST_LOWAT = 7, PP_ST_LOWAT_REFUSED = 8, PP_ST_N = 9 };
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, PP_ST_N);
@@ -156,6 +162,7 @@ struct pp_ca {
 	__u64 l1, l2; /* OLIA inter-loss distances, segments */
 	__u32 token; /* 0 until the connection is known */
 	__u32 subflow_id;
+	__u32 lowat; /* TCP_NOTSENT_LOWAT last set (PP_OPT_LOWAT), bytes; 0 = never set */
 };
 
 static __always_inline struct pp_ca *ca_of(struct sock *sk)
@@ -370,11 +377,39 @@ static __always_inline void pp_apply(struct sock *sk, pp_s64 delta)
 	ca->frac = next & (Q30 - 1);
 }
 
+static __always_inline int pp_opt(__u32 bit)
+{
+	__u32 zero = 0, *opts = bpf_map_lookup_elem(&pp_opts, &zero);
+	return opts && (*opts & bit);
+}
+
+/* A subflow's send queue bounded by its window: its not-sent low-water mark is one window of
+ * bytes (at least 2 segments). Linux MPTCP's scheduler stops feeding a subflow that is not
+ * sk_stream_memory_free (mptcp_subflow_get_send, __subflow_push_pending); without a bound it
+ * hands a subflow whose window is a few segments tens of kB, and the connection's data
+ * sequence waits seconds behind them while the other subflow idles (docs/kernel.md, "The
+ * subflows' send queues"). The window arithmetic is untouched. */
+static __always_inline void pp_lowat(struct sock *sk, __u32 segments)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	if (!tp->is_mptcp || pp_opt(PP_OPT_LINUX_QUEUES))
+		return;
+	struct pp_ca *ca = ca_of(sk);
+	int want = (int)((segments < 2 ? 2 : segments) * (tp->mss_cache ? tp->mss_cache : 1448));
+	if ((__u32)want == ca->lowat)
+		return;
+	ca->lowat = want;
+	pp_g_count(bpf_setsockopt(sk, SOL_TCP, TCP_NOTSENT_LOWAT, &want, sizeof(want)) ? PP_ST_LOWAT_REFUSED : PP_ST_LOWAT);
+}
+
 static __always_inline void pp_cong_avoid(struct sock *sk, __u32 acked, __u32 algo)
 {
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	pp_attach(sk, algo);
 	pp_g_entry(acked, tp->snd_cwnd);
+	/* Before the cwnd-limited test: a subflow whose queue bound lagged its window would not
+	 * be cwnd-limited, and its window would then never move the bound. */
+	pp_lowat(sk, tp->snd_cwnd);
 	if (acked > PP_ACKED_MAX)
 		acked = PP_ACKED_MAX;
 	if (!pp_cwnd_limited(tp)) {
@@ -419,6 +454,7 @@ static __always_inline void pp_cong_avoid(struct sock *sk, __u32 acked, __u32 al
 		inc = pp_g_olia_inc(&set);
 	}
 	pp_apply(sk, pp_g_bound(inc, acked));
+	pp_lowat(sk, tp->snd_cwnd);
 }
 
 static __always_inline __u32 pp_ssthresh_of(struct sock *sk, __u32 algo)
@@ -441,7 +477,9 @@ static __always_inline __u32 pp_ssthresh_of(struct sock *sk, __u32 algo)
 	__u64 min = PP_MIN_SSTHRESH << PP_WSHIFT;
 	__u64 ss = algo == PP_BALIA ? pp_g_balia_ssthresh(&set, flight, min) : pp_ssthresh(flight, min);
 	ss >>= PP_WSHIFT;
-	return ss < 1 ? 1 : (__u32)ss;
+	ss = ss < 1 ? 1 : ss;
+	pp_lowat(sk, (__u32)ss);
+	return (__u32)ss;
 }
 
 static __always_inline void pp_pkts_acked(struct sock *sk, const struct ack_sample *s, __u32 algo)
@@ -469,6 +507,7 @@ static __always_inline void pp_init(struct sock *sk, __u32 algo)
 	ca->l1 = ca->l2 = 0;
 	ca->token = 0;
 	ca->subflow_id = 0;
+	ca->lowat = 0;
 	/* Pacing (optional): with SK_PACING_NEEDED and no fq qdisc, TCP paces the subflow itself
 	 * at tcp_update_pacing_rate's cwnd/srtt (x2 in slow start, x1.2 after), as BBR asks for in
 	 * its init; the window arithmetic is unchanged. An fq qdisc's SK_PACING_FQ is left alone. */
@@ -476,6 +515,7 @@ static __always_inline void pp_init(struct sock *sk, __u32 algo)
 	if (opts && (*opts & PP_OPT_PACING) && sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
 	pp_attach(sk, algo);
+	pp_lowat(sk, ((struct tcp_sock *)sk)->snd_cwnd);
 }
 
 static __always_inline void pp_set_state(struct sock *sk, __u8 state)

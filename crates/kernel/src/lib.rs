@@ -31,7 +31,7 @@ pub use daemon::{run_sbd, run_sbd_until};
 #[cfg(feature = "bpf")]
 pub use guard::Guard;
 #[cfg(feature = "bpf")]
-pub use loader::{buildable, load, set_pacing, status, unload, write_groups};
+pub use loader::{buildable, load, set_linux_queues, set_pacing, status, unload, write_groups};
 #[cfg(feature = "bpf")]
 pub use read_ack::{read_ack_detach, read_ack_off, read_ack_on, read_ack_stats_of, read_ack_status, READ_ACK_CCS};
 #[cfg(feature = "bpf")]
@@ -40,4 +40,4 @@ pub use receiver_bpf::{delack_detach, delack_off, delack_on, delack_status};
 #[cfg(not(feature = "bpf"))]
 mod unbuilt;
 #[cfg(not(feature = "bpf"))]
-pub use unbuilt::{buildable, delack_detach, delack_off, delack_on, delack_status, load, read_ack_detach, read_ack_off, read_ack_on, read_ack_stats_of, read_ack_status, READ_ACK_CCS, run_sbd, run_sbd_until, set_pacing, status, unload, write_groups, Guard};
+pub use unbuilt::{buildable, delack_detach, delack_off, delack_on, delack_status, load, read_ack_detach, read_ack_off, read_ack_on, read_ack_stats_of, read_ack_status, READ_ACK_CCS, run_sbd, run_sbd_until, set_linux_queues, set_pacing, status, unload, write_groups, Guard};

@@ -3,7 +3,7 @@
 //! host's, also from another mount namespace), so that they stay registered after the command
 //! exits; unloading removes the pins, which unregisters them.
 
-use crate::status::{registered, ConnStatus, Status};
+use crate::status::{registered, ConnStatus, Status, GUARDS};
 use crate::controllers;
 use libbpf_rs::{MapCore, MapFlags, MapHandle, ObjectBuilder};
 
@@ -219,25 +219,44 @@ pub fn status() -> Result<Status, String> {
         });
     }
     connections.sort_by_key(|c| c.token);
-    Ok(Status { registered, connections, pacing: pacing(), guards: guards() })
+    let opts = opts();
+    Ok(Status {
+        registered,
+        connections,
+        pacing: opts & PP_OPT_PACING != 0,
+        linux_queues: opts & PP_OPT_LINUX_QUEUES != 0,
+        guards: guards(),
+    })
 }
 
 /// Turns Linux's internal pacing on or off for subflows that start from now on (the pinned
 /// `pp_opts`, which each controller reads in its `init`; docs/kernel.md, "Pacing").
 pub fn set_pacing(on: bool) -> Result<(), String> {
+    set_opt(PP_OPT_PACING, on)
+}
+
+/// Leaves the subflows' send queues as Linux sizes them (`on`), or bounds each by its window
+/// (the default; docs/kernel.md, "The subflows' send queues"). Applies from each subflow's
+/// next window change.
+pub fn set_linux_queues(on: bool) -> Result<(), String> {
+    set_opt(PP_OPT_LINUX_QUEUES, on)
+}
+
+fn set_opt(bit: u32, on: bool) -> Result<(), String> {
     preflight()?;
-    let opts = open_map("pp_opts")?;
-    let v: u32 = if on { PP_OPT_PACING } else { 0 };
-    opts.update(&0u32.to_ne_bytes(), &v.to_ne_bytes(), MapFlags::ANY)
+    let map = open_map("pp_opts")?;
+    let v = if on { opts() | bit } else { opts() & !bit };
+    map.update(&0u32.to_ne_bytes(), &v.to_ne_bytes(), MapFlags::ANY)
         .map_err(|e| format!("writing pp_opts: {e}"))
 }
 
-/// Bit 0 of `pp_opts` (PP_OPT_PACING in the BPF source).
+/// Bits of `pp_opts` (PP_OPT_* in the BPF source).
 const PP_OPT_PACING: u32 = 1;
+const PP_OPT_LINUX_QUEUES: u32 = 2;
 
 /// pp_stats: the controllers' guards against impossible inputs (pathpool_cc.bpf.c, PP_ST_*).
-fn guards() -> [u64; 7] {
-    let mut out = [0u64; 7];
+fn guards() -> [u64; GUARDS] {
+    let mut out = [0u64; GUARDS];
     if let Ok(m) = open_map("pp_stats") {
         for (i, v) in out.iter_mut().enumerate() {
             if let Ok(Some(b)) = m.lookup(&(i as u32).to_ne_bytes(), MapFlags::ANY) {
@@ -248,11 +267,11 @@ fn guards() -> [u64; 7] {
     out
 }
 
-fn pacing() -> bool {
+fn opts() -> u32 {
     open_map("pp_opts")
         .ok()
         .and_then(|m| m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY).ok().flatten())
-        .is_some_and(|v| u32_at(&v, 0) & PP_OPT_PACING != 0)
+        .map_or(0, |v| u32_at(&v, 0))
 }
 
 /// Writes each (subflow id, group) of connection `token` into the map pp_mptcp_sbd reads.

@@ -19,12 +19,19 @@ pub struct Status {
     pub connections: Vec<ConnStatus>,
     /// Whether new subflows get Linux's internal pacing (`pathpool kernel load --pacing`).
     pub pacing: bool,
+    /// Whether the subflows' send queues are left as Linux sizes them (`--linux-queues`)
+    /// rather than bounded by each subflow's window.
+    pub linux_queues: bool,
     /// The controllers' guards since loading: cong_avoid calls with more than 65535 segments
     /// acknowledged, increases capped at one segment per acknowledged segment, calls entered
     /// with a window above 65535 segments; the largest `acked` and window seen; calls that
-    /// skipped the increase as not cwnd-limited, and calls that went on.
-    pub guards: [u64; 7],
+    /// skipped the increase as not cwnd-limited, and calls that went on; send queue bounds
+    /// set, and refused.
+    pub guards: [u64; GUARDS],
 }
+
+/// The counters of pp_stats (PP_ST_N in pathpool_cc.bpf.c).
+pub const GUARDS: usize = 9;
 
 /// The pathpool controllers in `tcp_available_congestion_control`.
 pub fn registered() -> Vec<String> {
@@ -50,6 +57,11 @@ impl fmt::Display for Status {
             g[0], g[1], g[2], g[3], g[4]
         )?;
         writeln!(f, "increase calls: {} not cwnd-limited (skipped), {} cwnd-limited", g[5], g[6])?;
+        if self.linux_queues {
+            writeln!(f, "subflow send queues: as Linux sizes them (--linux-queues)")?;
+        } else {
+            writeln!(f, "subflow send queues: one window each (TCP_NOTSENT_LOWAT set {} times, refused {})", g[7], g[8])?;
+        }
         let subflows: u32 = self.connections.iter().map(|c| c.subflows).sum();
         writeln!(f, "connections: {} ({} subflows)", self.connections.len(), subflows)?;
         for c in &self.connections {

@@ -19,6 +19,10 @@ pub fn set_pacing(_on: bool) -> Result<(), String> {
     Err(WHY.into())
 }
 
+pub fn set_linux_queues(_on: bool) -> Result<(), String> {
+    Err(WHY.into())
+}
+
 pub fn unload() -> Result<Vec<String>, String> {
     Err(WHY.into())
 }

@@ -42,10 +42,16 @@ fn load_registers_four_controllers_and_unload_leaves_none() {
         assert_eq!(status.registered, pathpool_kernel::controllers().iter().map(|n| n.to_string()).collect::<Vec<_>>());
         assert!(status.connections.is_empty(), "{status:?}");
         assert!(!status.pacing, "pacing is off unless asked for");
-        assert_eq!(status.guards, [0; 7], "pp_stats starts at zero");
+        assert!(!status.linux_queues, "the subflows' send queues are bounded unless asked otherwise");
+        assert_eq!(status.guards, [0; 9], "pp_stats starts at zero");
         pathpool_kernel::set_pacing(true).expect("pp_opts is pinned and writable");
-        assert!(pathpool_kernel::status().expect("status").pacing);
+        pathpool_kernel::set_linux_queues(true).expect("pp_opts");
+        let both = pathpool_kernel::status().expect("status");
+        assert!(both.pacing && both.linux_queues, "each option keeps the other: {both:?}");
         pathpool_kernel::set_pacing(false).expect("pp_opts");
+        let queues_only = pathpool_kernel::status().expect("status");
+        assert!(!queues_only.pacing && queues_only.linux_queues, "{queues_only:?}");
+        pathpool_kernel::set_linux_queues(false).expect("pp_opts");
         let again = pathpool_kernel::load();
         assert!(again.is_err_and(|e| e.contains("already registered")));
     }

@@ -29,6 +29,12 @@ pub enum KernelWhat {
         /// congestion avoidance; docs/kernel.md, "Pacing").
         #[arg(long)]
         pacing: bool,
+        /// Leave each subflow's send queue as Linux sizes it. By default the controllers bound
+        /// it by the subflow's window (TCP_NOTSENT_LOWAT), so that Linux's MPTCP scheduler
+        /// cannot park the connection's data behind a subflow with a small window
+        /// (docs/kernel.md, "The subflows' send queues").
+        #[arg(long)]
+        linux_queues: bool,
     },
     /// Unregister them.
     Unload,
@@ -178,15 +184,23 @@ fn receiver(what: ReceiverWhat, mode: Option<ReceiverMode>) -> Result<(), CliErr
 
 pub fn run(what: KernelWhat) -> Result<(), CliError> {
     match what {
-        KernelWhat::Load { pacing } => {
+        KernelWhat::Load { pacing, linux_queues } => {
             let names = pathpool_kernel::load().map_err(CliError::runtime)?;
-            if pacing {
-                if let Err(e) = pathpool_kernel::set_pacing(true) {
-                    let _ = pathpool_kernel::unload();
-                    return Err(CliError::runtime(e));
+            let options = [(pacing, pathpool_kernel::set_pacing as fn(bool) -> Result<(), String>), (linux_queues, pathpool_kernel::set_linux_queues)];
+            for (wanted, set) in options {
+                if wanted {
+                    if let Err(e) = set(true) {
+                        let _ = pathpool_kernel::unload();
+                        return Err(CliError::runtime(e));
+                    }
                 }
             }
-            say!("registered: {}{}", names.join(" "), if pacing { " (pacing on)" } else { "" });
+            say!(
+                "registered: {}{}{}",
+                names.join(" "),
+                if pacing { " (pacing on)" } else { "" },
+                if linux_queues { " (subflow send queues as Linux sizes them)" } else { "" }
+            );
         }
         KernelWhat::Unload => {
             let names = pathpool_kernel::unload().map_err(CliError::runtime)?;

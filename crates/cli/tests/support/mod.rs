@@ -4,6 +4,7 @@
 
 mod headlines;
 pub mod netns_pair;
+pub mod two_paths;
 #[allow(unused_imports)] // each test crate uses some of them
 pub use headlines::{assert_headlines_as_before, headline_band, headline_failures};
 
