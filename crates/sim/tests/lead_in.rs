@@ -37,7 +37,7 @@ fn run(fold: bool, seed: u64, hosts: &[u64], access: bool, reverse: Discipline) 
     let fwd = sim.add_pipe(ms(10));
     let back_queue = sim.add_queue(QueueConfig { rate_bps: MBPS / 2, buffer: Buffer::Packets(12), discipline: reverse }).unwrap();
     let back = sim.add_pipe(ms(10));
-    let mut path = |sim: &mut Simulation, i: usize| {
+    let path = |sim: &mut Simulation, i: usize| {
         let mut f = vec![sim.add_send_jitter(micros(350))];
         if access {
             f.push(sim.add_queue(QueueConfig::drop_tail(100 * MBPS, Buffer::Packets(4))).unwrap());
