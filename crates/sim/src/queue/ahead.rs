@@ -59,10 +59,10 @@ impl AheadLog {
         self.still_ahead(now, sched).filter(|e| e.accepted).count()
     }
 
-    /// Takes back from `c`, the counters at `now` over every packet the queue took (each
-    /// accepted one counted as in the queue since `now` at the latest, `Tally::at`), what
-    /// the arrivals still ahead added: the arrival, a drop, or the stay from `now` to the
-    /// arrival.
+    /// Takes back from `c`, the totals over every packet the queue took, what the arrivals
+    /// still ahead at `now` added: the arrival, a drop, or for an accepted packet the part of
+    /// its stay before `now` that `Tally::less_not_left` will take (it counts every packet
+    /// not yet left as in the queue up to `now`: this one only from its arrival on).
     pub fn take_back(&self, c: &mut QueueCounters, now: Time, sched: Time) {
         for e in self.still_ahead(now, sched) {
             c.arrivals -= 1;

@@ -188,11 +188,15 @@ impl Queue {
     pub fn counters_at(&self, now: Time, sched: Time) -> QueueCounters {
         let rate = self.rate_bps;
         let not_left = self.pending.iter().filter(|&&(d, size)| !self.departed(d, size, now, sched));
-        let mut c = self.tally.at(now, not_left.map(|&(d, size)| (d, size, transmission_time(size, rate))));
-        if let Some(ahead) = &self.ahead {
-            ahead.take_back(&mut c, now, sched);
+        let not_left = not_left.map(|&(d, size)| (d, size, transmission_time(size, rate)));
+        match &self.ahead {
+            None => self.tally.at(now, not_left),
+            Some(ahead) => {
+                let mut c = self.tally.totals();
+                ahead.take_back(&mut c, now, sched);
+                Tally::less_not_left(c, now, not_left)
+            }
         }
-        c
     }
 
     /// Offers a packet of `size` bytes at `now`, brought by an event scheduled at `sched`.
