@@ -31,7 +31,7 @@ impl SmoothedRtt {
 
     /// SRTT rounded to whole nanoseconds.
     pub fn nanos(&self) -> Option<Nanos> {
-        self.0.map(|s| s.round() as Nanos)
+        self.0.map(round_nanos)
     }
 }
 
@@ -142,7 +142,7 @@ impl RttEstimator {
     }
 
     pub fn rttvar(&self) -> Nanos {
-        self.rttvar.round() as Nanos
+        round_nanos(self.rttvar)
     }
 }
 
@@ -158,8 +158,32 @@ fn ceil_nanos(x: f64) -> Nanos {
     }
 }
 
+/// `x.round() as Nanos`, inline: Linux's MPTCP scheduler reads each subflow's SRTT per ACK,
+/// and without SSE4.1 `f64::round` is a library call. The fraction `x - t` is exact below
+/// 2^53 and 0 above (where every double is a whole number); it is 1 or more only where the
+/// conversion saturated (x >= 2^64), and NaN for NaN.
+#[inline]
+fn round_nanos(x: f64) -> Nanos {
+    let t = x as Nanos;
+    let fraction = x - t as f64;
+    if (0.5..1.0).contains(&fraction) {
+        t + 1
+    } else {
+        t
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn round_nanos_is_round() {
+        let big = (1u64 << 53) as f64;
+        let below_half = 0.5 - f64::EPSILON / 4.0;
+        for x in [0.0, below_half, 0.5, 1.5, 2.5, 2.4999999, 199_999_999.5, 2.5e9 + 0.49, big - 0.5, big - 1.5, big, big * 3.0, 1.8e19, 1e20, -0.4, -0.5, -3.0, f64::NAN] {
+            assert_eq!(super::round_nanos(x), x.round() as u64, "{x}");
+        }
+    }
+
     #[test]
     fn ceil_nanos_is_ceil() {
         let big = (1u64 << 53) as f64;

@@ -1,6 +1,7 @@
 //! The element arena: every queue, pipe, loss element and endpoint lives in one `Vec`,
 //! dispatched by `match` (no trait objects).
 
+use crate::lead_in::LeadIn;
 use crate::loss::{RandomLoss, ScriptedLoss};
 use crate::pipe::Pipe;
 use crate::queue::Queue;
@@ -18,6 +19,8 @@ pub struct FlowId(pub u32);
 pub(crate) enum Element {
     Queue(Queue),
     Pipe(Pipe),
+    /// A pipe at the start of routes, folded into the queue after it (lead_in.rs).
+    LeadIn(LeadIn),
     Loss(RandomLoss),
     ScriptedLoss(ScriptedLoss),
     /// The endpoints of a plain TCP flow (its application owns them).
@@ -34,7 +37,7 @@ impl Element {
     /// Queues, pipes and loss elements may appear in routes; endpoints are appended by the
     /// simulation itself.
     pub fn is_network(&self) -> bool {
-        matches!(self, Element::Queue(_) | Element::Pipe(_) | Element::Loss(_) | Element::ScriptedLoss(_))
+        matches!(self, Element::Queue(_) | Element::Pipe(_) | Element::LeadIn(_) | Element::Loss(_) | Element::ScriptedLoss(_))
     }
 
     /// A TCP sender, whoever owns it.

@@ -68,6 +68,7 @@ mod element;
 mod error;
 pub mod event;
 mod jitter;
+mod lead_in;
 mod loss;
 pub mod mptcp;
 pub mod packet;

@@ -45,6 +45,19 @@ impl Pipe {
         self.delay
     }
 
+    pub fn has_jitter(&self) -> bool {
+        self.jitter.is_some()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.in_flight.is_empty()
+    }
+
+    /// The delay and the jitter, for a pipe that becomes a lead-in (lead_in.rs).
+    pub fn into_parts(self) -> (Time, Option<Jitter>) {
+        (self.delay, self.jitter)
+    }
+
     /// Takes in a packet that enters the pipe at `enter` (now or later) and reaches the far
     /// end at `enter + delay`. Returns false, taking nothing, if that is before the last
     /// packet in flight reaches it (a pipe fed by several queues): the caller then

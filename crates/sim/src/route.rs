@@ -32,6 +32,11 @@ impl RouteTable {
         id
     }
 
+    /// Every route, as its elements (build time only).
+    pub fn routes(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        self.index.keys().map(Vec::as_slice)
+    }
+
     /// Element at position `hop` of `route`. Routes end at an endpoint, which forwards
     /// nothing, so `hop` stays within the route.
     #[inline(always)]

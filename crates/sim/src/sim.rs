@@ -6,10 +6,13 @@
 mod build;
 pub use build::host_latency;
 mod capture;
+mod lead_in;
 mod mptcp;
 mod probes;
 mod results;
 mod run;
+
+use std::collections::BTreeSet;
 
 use pathpool_cc::Controller;
 
@@ -64,6 +67,11 @@ pub struct Simulation {
     mark: Option<Mark>,
     /// Packet capture at the hosts (`crate::capture`), None unless enabled.
     pub(crate) capture: Option<Box<crate::capture::Capture>>,
+    /// Fold the pipes that can be folded into their queues (crate::lead_in) before the
+    /// first event; decided yet; the (pipe, queue) pairs folded.
+    fold_lead_ins: bool,
+    lead_ins_decided: bool,
+    lead_ins: BTreeSet<(u32, u32)>,
 }
 
 impl Simulation {
@@ -89,7 +97,18 @@ impl Simulation {
             probe_prev_queues: Vec::new(),
             mark: None,
             capture: None,
+            fold_lead_ins: true,
+            lead_ins_decided: false,
+            lead_ins: BTreeSet::new(),
         }
+    }
+
+    /// Whether pipes at the start of routes are folded into the queue after them where that
+    /// gives the same timeline (crate::lead_in; on by default). Off, every such pipe costs an
+    /// event per packet, as before; the results are the same either way (tests/lead_in.rs).
+    /// Has an effect only before the first `run_until`.
+    pub fn set_fold_lead_ins(&mut self, on: bool) {
+        self.fold_lead_ins = on;
     }
 
     pub fn now(&self) -> Time {

@@ -12,6 +12,7 @@
 
 use pathpool_cc::Controller;
 
+use super::config::MAX_SUBFLOWS;
 use super::options::{MpTimestamp, SbdOption, TIMESTAMP_MODULUS};
 use super::receiver::{DataReceiver, SbdReceiver};
 use super::sender::{AckShape, DataSender};
@@ -61,6 +62,19 @@ pub(crate) struct Connection {
     /// Bit k: subflow k may have window room for new data; every other subflow has none
     /// (scheduler.rs).
     pub(crate) may_have_room: u64,
+    /// With Linux's scheduler: what the last pass read of each subflow (scheduler.rs), and
+    /// bit k: subflow k has neither acted nor sent since (its `SubflowView` still holds).
+    pub(crate) views: [SubflowView; MAX_SUBFLOWS],
+    pub(crate) views_hold: u64,
+}
+
+/// What Linux's scheduler reads of a subflow (`DataSender::pick_linux`): its send buffer's
+/// room, its SRTT and its window (0 if inactive).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SubflowView {
+    pub room: u64,
+    pub srtt: Option<u64>,
+    pub cwnd: f64,
 }
 
 /// Every MPTCP connection, and which (connection, subflow) each flow id is.

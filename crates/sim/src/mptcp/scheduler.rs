@@ -14,12 +14,15 @@
 //! `Connection::may_have_room` (the acting one and those the receive window kept from
 //! taking all their room): the same rooms, so the same picks, as reading every subflow.
 //! Linux's scheduler (subflows with Linux's send buffers) compares every subflow's queue on
-//! each pick, as Linux's `mptcp_subflow_get_send` does, and keeps reading all.
+//! each pick, as Linux's `mptcp_subflow_get_send` does, so it needs every subflow's room,
+//! SRTT and window; but by the same argument those of a subflow that has neither acted nor
+//! been sent on since the last pass are what that pass left (`Connection::views`), and only
+//! the others are read from their senders.
 
 use pathpool_cc::{Controller, SubflowSet};
 
 use super::config::MAX_SUBFLOWS;
-use super::engine::Subflow;
+use super::engine::{Subflow, SubflowView};
 use crate::ctx::Ctx;
 use crate::tcp::TcpSender;
 
@@ -49,11 +52,19 @@ impl Subflow<'_> {
         let mut queued = [0u64; MAX_SUBFLOWS];
         let mut cwnd = [0f64; MAX_SUBFLOWS];
         for j in (0..n).filter(|&j| readers & (1 << j) != 0) {
+            if conn.linux_buffers {
+                queued[j] = conn.data.maps[j].queued();
+                if j != k && conn.views_hold & (1 << j) != 0 {
+                    let v = conn.views[j];
+                    debug_assert_eq!(v, view(siblings.sender(conn.senders[j]), ctl, conn.data.maps[j].end()), "subflow {j}");
+                    (room[j], srtt[j], cwnd[j]) = (v.room, v.srtt, v.cwnd);
+                    continue;
+                }
+            }
             let sj: &TcpSender = if j == k { s } else { siblings.sender(conn.senders[j]) };
             room[j] = sj.new_data_room(ctl, conn.data.maps[j].end(), conn.new_data_coming & (1 << j) != 0);
             srtt[j] = sj.srtt();
             if conn.linux_buffers {
-                queued[j] = conn.data.maps[j].queued();
                 cwnd[j] = if sj.is_active() { sj.effective_cwnd(ctl) } else { 0.0 };
             }
         }
@@ -82,6 +93,14 @@ impl Subflow<'_> {
             }
         }
         conn.may_have_room = (0..n).filter(|&j| room[j] > 0).fold(0u64, |m, j| m | 1 << j);
+        if conn.linux_buffers {
+            // What this pass leaves: the rooms less what it mapped. A subflow sent on below
+            // may change (its buffer grows with its window), so it is read again next time.
+            for j in 0..n {
+                conn.views[j] = SubflowView { room: room[j], srtt: srtt[j], cwnd: cwnd[j] };
+            }
+            conn.views_hold = SubflowSet::all(n).0 & !touched;
+        }
         for j in (0..n).filter(|&j| touched & (1 << j) != 0) {
             let el = conn.senders[j];
             let mut view = Subflow { conn: &mut *conn, k: j, siblings: None };
@@ -90,4 +109,9 @@ impl Subflow<'_> {
             sj.pump(&mut cj, ctl, &mut view);
         }
     }
+}
+
+/// What Linux's scheduler reads of subflow sender `s` whose map ends at `data_limit`.
+fn view(s: &TcpSender, ctl: &Controller, data_limit: u64) -> SubflowView {
+    SubflowView { room: s.new_data_room(ctl, data_limit, false), srtt: s.srtt(), cwnd: if s.is_active() { s.effective_cwnd(ctl) } else { 0.0 } }
 }

@@ -3,6 +3,7 @@
 //! of its own: the simulation hands the packet on with that time (docs/simulator.md, "One
 //! event per packet per hop"). The packet in service counts against the buffer.
 
+mod ahead;
 mod random_tail;
 mod red;
 mod tally;
@@ -15,6 +16,7 @@ use crate::ring::Ring;
 use crate::rng::Rng;
 use crate::time::{transmission_time, Time};
 
+use ahead::AheadLog;
 use tally::Tally;
 
 /// Buffer size limit.
@@ -83,6 +85,9 @@ pub struct Queue {
     cached_size: u32,
     cached_time: Time,
     tally: Tally,
+    /// Arrivals taken ahead of their time (`arrive_ahead`), for readings; None unless the
+    /// queue is fed that way.
+    ahead: Option<AheadLog>,
 }
 
 impl Queue {
@@ -108,7 +113,27 @@ impl Queue {
             cached_size: 0,
             cached_time: 0,
             tally: Tally::default(),
+            ahead: None,
         }
+    }
+
+    /// From now on every packet comes through `arrive_ahead` (sim/lead_in.rs). Not for RED,
+    /// whose idle period would start at a departure it has not yet seen.
+    pub fn feed_ahead(&mut self) {
+        debug_assert!(!self.is_red());
+        self.ahead = Some(AheadLog::new());
+    }
+
+    pub fn is_fed_ahead(&self) -> bool {
+        self.ahead.is_some()
+    }
+
+    pub fn is_red(&self) -> bool {
+        matches!(self.policy, Policy::Red(..))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
     }
 
     pub fn rate_bps(&self) -> u64 {
@@ -119,7 +144,8 @@ impl Queue {
     /// scheduled at `sched` (see `departed`).
     pub fn len_packets_at(&self, now: Time, sched: Time) -> usize {
         let gone = self.pending.iter().take_while(|&&(d, size)| self.departed(d, size, now, sched)).count();
-        self.pending.len() - gone
+        let not_yet_in = self.ahead.as_ref().map_or(0, |a| a.accepted_ahead(now, sched));
+        self.pending.len() - gone - not_yet_in
     }
 
     /// Has the packet of `size` bytes departing at `d` left, as seen at `now` by an event
@@ -162,7 +188,15 @@ impl Queue {
     pub fn counters_at(&self, now: Time, sched: Time) -> QueueCounters {
         let rate = self.rate_bps;
         let not_left = self.pending.iter().filter(|&&(d, size)| !self.departed(d, size, now, sched));
-        self.tally.at(now, not_left.map(|&(d, size)| (d, size, transmission_time(size, rate))))
+        let not_left = not_left.map(|&(d, size)| (d, size, transmission_time(size, rate)));
+        match &self.ahead {
+            None => self.tally.at(now, not_left),
+            Some(ahead) => {
+                let mut c = self.tally.totals();
+                ahead.take_back(&mut c, now, sched);
+                Tally::less_not_left(c, now, not_left)
+            }
+        }
     }
 
     /// Offers a packet of `size` bytes at `now`, brought by an event scheduled at `sched`.
@@ -172,17 +206,53 @@ impl Queue {
     #[inline(always)]
     pub fn arrive(&mut self, size: u32, now: Time, sched: Time) -> Option<(Time, Time)> {
         self.retire(now, sched);
+        self.admit(size, now, 0, 0)
+    }
+
+    /// `arrive` for a packet that arrives at `at`, decided earlier, at `now` (a queue fed
+    /// ahead, `feed_ahead`): the same decision and departure, on the occupancy at `at`. The
+    /// packets departing between now and then stay until now has passed them (a reading
+    /// in between still sees them), so the occupancy at `at` leaves them out by count.
+    #[inline(always)]
+    pub fn arrive_ahead(&mut self, size: u32, at: Time, sched: Time, now: Time) -> Option<(Time, Time)> {
+        while let Some(&(d, size)) = self.pending.front() {
+            if d >= now {
+                break;
+            }
+            self.pending.pop_front();
+            self.bytes -= size as u64;
+        }
+        let (mut gone, mut gone_bytes) = (0, 0);
+        for &(d, size) in self.pending.iter() {
+            if !self.departed(d, size, at, sched) {
+                break;
+            }
+            gone += 1;
+            gone_bytes += size as u64;
+        }
+        let out = self.admit(size, at, gone, gone_bytes);
+        if let Some(ahead) = self.ahead.as_mut() {
+            ahead.note(now, at, sched, size, out.is_some());
+        }
+        out
+    }
+
+    /// The drop decision and departure of a packet arriving at `now`, with `gone` packets
+    /// of `gone_bytes` at the head of the FIFO departed by then.
+    #[inline(always)]
+    fn admit(&mut self, size: u32, now: Time, gone: usize, gone_bytes: u64) -> Option<(Time, Time)> {
         self.tally.arrival();
+        let held = self.pending.len() - gone;
         let (used, cap, byte_buffer) = match self.buffer {
-            Buffer::Packets(n) => (self.pending.len() as u64, n as u64, false),
-            Buffer::Bytes(b) => (self.bytes, b, true),
+            Buffer::Packets(n) => (held as u64, n as u64, false),
+            Buffer::Bytes(b) => (self.bytes - gone_bytes, b, true),
         };
         let incoming = if byte_buffer { size as u64 } else { 1 };
         let mut drop = used + incoming > cap;
         if !drop {
             drop = match &mut self.policy {
                 Policy::DropTail => false,
-                Policy::Red(red, rng) => red.should_drop(self.pending.len() as u32, now, rng),
+                Policy::Red(red, rng) => red.should_drop(held as u32, now, rng),
                 Policy::RandomTail(p, rng) => p.in_drop_zone(used, cap, size as u64, byte_buffer) && rng.chance(p.prob),
             };
         }

@@ -55,13 +55,23 @@ impl Tally {
         t.area_bytes += stay * size as u128;
     }
 
+    /// What every packet seen so far adds, each accepted one counted up to its departure.
+    pub fn totals(&self) -> QueueCounters {
+        self.totals
+    }
+
     /// The counters at `now` (the present: no packet has arrived later), given the packets
     /// that have not left by then as (departure, size, service time): each has yet to
     /// depart, to stay `departure - now`, and to be served for what of its service lies after
     /// `now` (the packet in service at `now` counts its elapsed part, so that the busy time of
     /// a window starting or ending mid-packet never exceeds the window).
     pub fn at(&self, now: Time, not_left: impl Iterator<Item = (Time, u32, Time)>) -> QueueCounters {
-        let mut c = self.totals;
+        Self::less_not_left(self.totals, now, not_left)
+    }
+
+    /// `at` from counters `c` (the totals, or the totals less arrivals that come after `now`,
+    /// queue/ahead.rs).
+    pub fn less_not_left(mut c: QueueCounters, now: Time, not_left: impl Iterator<Item = (Time, u32, Time)>) -> QueueCounters {
         for (departure, size, service) in not_left {
             let ahead = departure.saturating_sub(now);
             c.departures -= 1;

@@ -95,6 +95,9 @@ impl Simulation {
     fn route(&mut self, what: &str, hops: &[ElementId], endpoint: u32) -> Result<u32, ConfigError> {
         self.check_route(what, hops)?;
         let mut ids: Vec<u32> = hops.iter().map(|h| h.0).collect();
+        if self.lead_ins_decided {
+            self.check_folded(what, &ids)?;
+        }
         ids.push(endpoint);
         Ok(self.routes.intern(&ids))
     }

@@ -67,6 +67,8 @@ impl Simulation {
             new_data_coming: 0,
             coupling_unsent: SubflowSet::all(n).0,
             may_have_room: SubflowSet::all(n).0,
+            views: Default::default(),
+            views_hold: 0,
         });
         debug_assert!(n <= MAX_SUBFLOWS);
         Ok(MptcpId(c))
@@ -154,6 +156,8 @@ impl Simulation {
             unreachable!("element {el} is not a subflow sender")
         };
         let (c, k) = self.mptcp.locate(s.flow());
+        // Whatever the sender does now may change what the scheduler reads of it.
+        self.mptcp.conns[c].views_hold &= !(1 << k);
         let ctl = &mut self.controllers[s.conn as usize];
         let mut ctx = Ctx { now: self.now, me: el, events: &mut self.events, pool: &mut self.pool, outbox: &mut self.outbox };
         let mut owner = Subflow { conn: &mut self.mptcp.conns[c], k, siblings: Some(Siblings { below, above, me: el }) };

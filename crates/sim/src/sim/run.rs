@@ -14,6 +14,9 @@ impl Simulation {
     /// Runs every event due at or before `end`, then sets the clock to `end`. `progress` is
     /// called with the simulated time about once per simulated second.
     pub fn run_until(&mut self, end: Time, progress: &mut dyn FnMut(Time)) {
+        if !self.lead_ins_decided {
+            self.fold_lead_ins();
+        }
         let mut next_progress = (self.now / PS_PER_SEC + 1) * PS_PER_SEC;
         while let Some(ev) = self.events.pop_until(end) {
             self.now = ev.time;
@@ -112,6 +115,7 @@ impl Simulation {
     #[inline(always)]
     fn forward_to(&mut self, id: PacketId, el: u32) {
         let mut departure = None;
+        let mut lead_in = None;
         {
             let p = self.pool.get_mut(id);
             if let Some(c) = self.capture.as_deref_mut() {
@@ -140,6 +144,7 @@ impl Simulation {
                         self.events.schedule_as_of(now + pipe.delay(), now, id, EventKind::PacketArrival);
                     }
                 }
+                Element::LeadIn(l) => lead_in = Some(l.enter(now)),
                 Element::Loss(l) => {
                     if l.pass() {
                         self.outbox.push(id);
@@ -171,6 +176,27 @@ impl Simulation {
         }
         if let Some((start, end)) = departure {
             self.after_queue(id, end, start);
+        }
+        if let Some((at, sched)) = lead_in {
+            self.lead_into_queue(id, at, sched);
+        }
+    }
+
+    /// Packet `id` entered a lead-in (crate::lead_in) and arrives at `at` at the queue after
+    /// it, by an event that would have counted as scheduled at `sched`: the queue decides
+    /// now, and the packet goes on as from any queue.
+    #[inline(always)]
+    fn lead_into_queue(&mut self, id: PacketId, at: Time, sched: Time) {
+        let p = self.pool.get_mut(id);
+        let el = self.routes.hop(p.route, p.hop);
+        p.hop += 1;
+        let size = p.size_bytes;
+        let Element::Queue(q) = &mut self.elements[el as usize] else {
+            unreachable!("a lead-in is followed by element {el}, not a queue")
+        };
+        match q.arrive_ahead(size, at, sched, self.now) {
+            Some((start, end)) => self.after_queue(id, end, start),
+            None => self.pool.free(id),
         }
     }
 

@@ -50,6 +50,8 @@ pub const TSO_WIN_DIVISOR: u64 = 3;
 
 pub struct SendBuffer {
     largest_window: f64,
+    /// `capacity()`, kept as the largest window grows (the MPTCP scheduler asks per ACK).
+    capacity: u64,
     /// One past the last segment of the skb being sent.
     skb_end: u64,
     /// When the sender last transmitted anything (Linux's `tcp_wstamp_ns` without pacing).
@@ -68,7 +70,7 @@ pub struct SendBuffer {
 
 impl SendBuffer {
     pub fn new(rng: Rng) -> Self {
-        SendBuffer { largest_window: 0.0, skb_end: 0, last_send: None, send_times: VecDeque::new(), first_unacked: 0, linux_6_18: false, next_end: None, chunk_end: 0, rng }
+        SendBuffer { largest_window: 0.0, capacity: 0, skb_end: 0, last_send: None, send_times: VecDeque::new(), first_unacked: 0, linux_6_18: false, next_end: None, chunk_end: 0, rng }
     }
 
     /// Linux 6.18's `tcp_write_xmit` (net/ipv4/tcp_output.c) instead of the rules of
@@ -86,11 +88,14 @@ impl SendBuffer {
 
     /// Segments the buffer holds: sent and not yet acknowledged, and not yet sent.
     pub fn capacity(&self) -> u64 {
-        (SEGMENTS_PER_WINDOW * self.largest_window).ceil() as u64
+        self.capacity
     }
 
     pub fn on_window(&mut self, cwnd: f64) {
-        self.largest_window = self.largest_window.max(cwnd);
+        if cwnd > self.largest_window {
+            self.largest_window = cwnd;
+            self.capacity = (SEGMENTS_PER_WINDOW * cwnd).ceil() as u64;
+        }
     }
 
     /// Segments from new segment `seq` to the end of its skb: what must fit in the window
