@@ -6,7 +6,9 @@
 Runs one grid of quick runs (scenarios/examples/dumbbell.toml at `--duration`, the
 bottleneck's rate x seeds, `--runs` runs in all) through ``pathpool.sweep`` on a Dask
 LocalCluster of 1 and of 2 worker processes (one thread each), into a new empty folder every
-time, so every run is computed. The cluster is started and has run an untimed warm-up
+time, so every run is computed. Each sweep has a cluster of its own, the only one alive (an
+idle cluster beside it keeps taking CPU while it waits: its workers, scheduler and nannies
+wake up on timers); the cluster is started and has run an untimed warm-up
 sweep of 10 runs (workers import pathpool; the caller reads the extension once for its
 build digest) before the clock starts: what is timed is the sweep itself (checking the grid,
 submitting, running, storing each result). The worker counts alternate (1, 2, 1, 2, ...)
@@ -67,8 +69,8 @@ def cpu_seconds(process):
 
 
 def cpu_now(client):
-    """CPU seconds so far of (this process, the workers, the other processes it started:
-    the nannies)."""
+    """CPU seconds so far of (this process, the workers, the other processes it started).
+    A LocalCluster's scheduler and nannies run in this process, so they count as the caller."""
     import psutil
 
     me = psutil.Process()
@@ -106,29 +108,20 @@ def measure(a):
     overrides = {"simulation.duration": a.duration, "simulation.warmup": "0s"}
     rates = {w: [] for w in a.workers}
     cpu = {w: [] for w in a.workers}
-    clusters = {}
-    try:
+    for repeat in range(a.repeats):
         for w in a.workers:
-            cluster = distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
-            client = distributed.Client(cluster)
-            clusters[w] = (cluster, client)
-            # Untimed: the workers import pathpool, and the first sweep of this process
-            # reads the extension (tens of MB) for its build digest, once.
-            timed_sweep(pathpool, client, {"links.bottleneck.rate": RATES[:1]}, list(range(1, 11)), overrides, a.batch)
-        for repeat in range(a.repeats):
-            for w in a.workers:
-                seconds, spent = timed_sweep(pathpool, clusters[w][1], grid, seeds, overrides, a.batch)
-                rates[w].append(a.runs / seconds)
-                cpu[w].append(spent)
-                print(
-                    f"repeat {repeat + 1}: {w} worker process(es): {a.runs} runs in {seconds:.2f} s = {a.runs / seconds:.1f} runs/s; "
-                    f"CPU per run: caller {1000 * spent[0] / a.runs:.1f} ms, workers {1000 * spent[1] / a.runs:.1f} ms, nannies {1000 * spent[2] / a.runs:.1f} ms",
-                    flush=True,
-                )
-    finally:
-        for cluster, client in clusters.values():
-            client.close()
-            cluster.close()
+            with distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
+                # Untimed: the workers import pathpool, and the first sweep of this process
+                # reads the extension (tens of MB) for its build digest, once.
+                timed_sweep(pathpool, client, {"links.bottleneck.rate": RATES[:1]}, list(range(1, 11)), overrides, a.batch)
+                seconds, spent = timed_sweep(pathpool, client, grid, seeds, overrides, a.batch)
+            rates[w].append(a.runs / seconds)
+            cpu[w].append(spent)
+            print(
+                f"repeat {repeat + 1}: {w} worker process(es): {a.runs} runs in {seconds:.2f} s = {a.runs / seconds:.1f} runs/s; "
+                f"CPU per run: caller {1000 * spent[0] / a.runs:.1f} ms, workers {1000 * spent[1] / a.runs:.1f} ms, other {1000 * spent[2] / a.runs:.1f} ms",
+                flush=True,
+            )
     return rates, cpu
 
 
@@ -138,12 +131,12 @@ def table(a, rates, cpu, load_before, load_after, elapsed):
         f"Written by `{command(a)}` on {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC ({elapsed / 60:.1f} min; "
         f"{os.cpu_count()} cores; load average {load_before:.2f} before, {load_after:.2f} after). {a.runs} runs of `{SCENARIO}` "
         f"at {a.duration} simulated (ten bottleneck rates x {a.runs // len(RATES)} seeds) per sweep, each sweep into a new empty "
-        f"folder, Dask LocalCluster with one thread per worker process (after an untimed warm-up sweep of 10 runs), "
+        f"folder, a new Dask LocalCluster per sweep (the only one alive) with one thread per worker process (after an untimed warm-up sweep of 10 runs), "
         f"{batch_words(a.batch)}, worker counts alternating, "
-        f"{a.repeats} sweeps each. CPU per run (medians): the caller (pathpool.sweep, the client and LocalCluster's scheduler, "
-        "one process), the workers, and the nannies that watch them:",
+        f"{a.repeats} sweeps each. CPU per run (medians): the caller (pathpool.sweep, the client and LocalCluster's scheduler and nannies, "
+        "one process), the workers, and the other processes the caller started:",
         "",
-        "| worker processes | runs per second (median) | range | scaling (median / median with 1) | CPU per run: caller / workers / nannies |",
+        "| worker processes | runs per second (median) | range | scaling (median / median with 1) | CPU per run: caller / workers / other |",
         "|---|---|---|---|---|",
     ]
     for w in a.workers:
