@@ -144,6 +144,8 @@ def test_guided_batches_are_large_while_much_remains_and_single_runs_at_the_end(
     assert sizes == sorted(sizes, reverse=True)
     assert sizes[-4:] == [1, 1, 1, 1]  # one run each for the last task of every slot in flight
     assert len(sizes) < 30  # against 200 tasks of one run
+    # BENCHMARKS.md ("Sweeps") quotes this sequence.
+    assert sizes == [BATCH_MAX] * 17 + [8, 6, 4, 3, 3, 2, 1, 1, 1, 1]
     # A small grid is never one task per worker: 12 runs on 4 slots, at most 3 runs a task.
     assert _guided_tasks(12, 4) == [3, 3, 2, 1, 1, 1, 1]
     # A huge grid costs no listing: sizes come from what remains, lazily.
