@@ -19,7 +19,7 @@ package and dask.distributed installed (docs/python.md, "Install").
 
 --quiet-dask starts each cluster under QUIET_DASK, the settings docs/python.md suggests for
 sweeps of quick runs (Dask's timers, which wake the scheduler, the nannies and the workers
-hundreds of times a second whether or not they work, made rare or off).
+many times a second whether or not they work, made rare or off).
 
 --doc FILE writes the table with its command, date and conditions between the lines
 `<!-- bench_sweep: begin -->` and `<!-- bench_sweep: end -->` of FILE (with --batch N:
@@ -50,7 +50,7 @@ def markers(batch, quiet):
     return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
 
 
-#: Dask settings for a sweep of quick runs (docs/python.md, "Where runs execute"): the
+#: Dask settings for a sweep of quick runs (docs/python.md, "Dask's own timers"): the
 #: workers' statistical profiler (it feeds only the dashboard) off, and the event-loop tick
 #: (it only detects a blocked loop), the nannies' memory check and the system monitor (the
 #: dashboard's graphs) every second or two instead of every 20, 100 and 500 ms.
@@ -128,7 +128,9 @@ def timed_sweep(pathpool, client, grid, seeds, overrides, batch):
 
 
 def measure(a):
-    """{workers: [runs per second, one per repeat]}, alternating the worker counts."""
+    """(runs per second, CPU split, other jobs' cores), each {workers: [one per repeat]},
+    alternating the worker counts."""
+    import dask
     import distributed
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -140,8 +142,6 @@ def measure(a):
     rates = {w: [] for w in a.workers}
     cpu = {w: [] for w in a.workers}
     busy = {w: [] for w in a.workers}
-    import dask
-
     for repeat in range(a.repeats):
         for w in a.workers:
             with dask.config.set(QUIET_DASK if a.quiet_dask else {}), distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
