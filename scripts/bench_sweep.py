@@ -6,7 +6,9 @@
 Runs one grid of quick runs (scenarios/examples/dumbbell.toml at `--duration`, the
 bottleneck's rate x seeds, `--runs` runs in all) through ``pathpool.sweep`` on a Dask
 LocalCluster of 1 and of 2 worker processes (one thread each), into a new empty folder every
-time, so every run is computed. The cluster is started and has run an untimed warm-up
+time, so every run is computed. Each sweep has a cluster of its own, the only one alive (an
+idle cluster beside it keeps taking CPU while it waits: its workers, scheduler and nannies
+wake up on timers); the cluster is started and has run an untimed warm-up
 sweep of 10 runs (workers import pathpool; the caller reads the extension once for its
 build digest) before the clock starts: what is timed is the sweep itself (checking the grid,
 submitting, running, storing each result). The worker counts alternate (1, 2, 1, 2, ...)
@@ -15,9 +17,14 @@ median runs per second of each, their range, the scaling ratio (median with the 
 workers / median with one) and the load average before and after. Needs the pathpool
 package and dask.distributed installed (docs/python.md, "Install").
 
+--quiet-dask starts each cluster under QUIET_DASK, the settings docs/python.md suggests for
+sweeps of quick runs (Dask's timers, which wake the scheduler, the nannies and the workers
+many times a second whether or not they work, made rare or off).
+
 --doc FILE writes the table with its command, date and conditions between the lines
 `<!-- bench_sweep: begin -->` and `<!-- bench_sweep: end -->` of FILE (with --batch N:
-`<!-- bench_sweep --batch N: begin -->` and `<!-- bench_sweep --batch N: end -->`).
+`<!-- bench_sweep --batch N: begin -->` and `<!-- bench_sweep --batch N: end -->`; with
+--quiet-dask: `<!-- bench_sweep --quiet-dask: begin -->` and its end).
 """
 
 import argparse
@@ -35,11 +42,24 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = "scenarios/examples/dumbbell.toml"
 
 
-def markers(batch):
+def markers(batch, quiet):
     """The doc's markers: one pair for pathpool's own batching, one per forced batch size
-    (BENCHMARKS.md keeps one run per task beside the default, as the reason for batching)."""
-    name = "bench_sweep" if batch is None else f"bench_sweep --batch {batch}"
+    (BENCHMARKS.md keeps one run per task beside the default, as the reason for batching),
+    one for Dask's quiet settings."""
+    name = "bench_sweep" + (f" --batch {batch}" if batch is not None else "") + (" --quiet-dask" if quiet else "")
     return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+
+
+#: Dask settings for a sweep of quick runs (docs/python.md, "Dask's own timers"): the
+#: workers' statistical profiler (it feeds only the dashboard) off, and the event-loop tick
+#: (it only detects a blocked loop), the nannies' memory check and the system monitor (the
+#: dashboard's graphs) every second or two instead of every 20, 100 and 500 ms.
+QUIET_DASK = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
 
 RATES = ["10Mbps", "20Mbps", "30Mbps", "40Mbps", "50Mbps", "60Mbps", "70Mbps", "80Mbps", "90Mbps", "100Mbps"]
 
@@ -66,21 +86,31 @@ def cpu_seconds(process):
     return t.user + t.system
 
 
+def machine_busy():
+    """CPU seconds the whole machine has spent busy since boot (every core; not idle, not
+    waiting for I/O, not stolen by the hypervisor)."""
+    import psutil
+
+    t = psutil.cpu_times()
+    return t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0)
+
+
 def cpu_now(client):
-    """CPU seconds so far of (this process, the workers, the other processes it started:
-    the nannies)."""
+    """CPU seconds so far of (this process, the workers, the other processes it started, the
+    whole machine). A LocalCluster's scheduler and nannies run in this process, so they
+    count as the caller."""
     import psutil
 
     me = psutil.Process()
     workers = client.run(lambda: os.getpid())
     others = [p for p in me.children(recursive=True) if p.pid not in workers.values()]
     on_workers = sum(client.run(lambda: cpu_seconds(__import__("psutil").Process())).values())
-    return cpu_seconds(me), on_workers, sum(cpu_seconds(p) for p in others)
+    return cpu_seconds(me), on_workers, sum(cpu_seconds(p) for p in others), machine_busy()
 
 
 def timed_sweep(pathpool, client, grid, seeds, overrides, batch):
-    """(seconds, CPU seconds of (caller, workers, nannies)) of one sweep into a new empty
-    folder (every run computed)."""
+    """(seconds, CPU seconds of (caller, workers, other children, other jobs on the machine))
+    of one sweep into a new empty folder (every run computed)."""
     with tempfile.TemporaryDirectory(prefix="pathpool-bench-sweep-") as out:
         before = cpu_now(client)
         start = time.perf_counter()
@@ -91,11 +121,16 @@ def timed_sweep(pathpool, client, grid, seeds, overrides, batch):
         after = cpu_now(client)
     if df.attrs["ran"] != len(df):
         sys.exit(f"expected every run computed, got {df.attrs}")
-    return elapsed, [b - a for a, b in zip(before, after)]
+    spent = [b - a for a, b in zip(before, after)]
+    # What the machine did beside this sweep: its busy time less this benchmark's processes'.
+    spent[3] = max(0.0, spent[3] - sum(spent[:3]))
+    return elapsed, spent
 
 
 def measure(a):
-    """{workers: [runs per second, one per repeat]}, alternating the worker counts."""
+    """(runs per second, CPU split, other jobs' cores), each {workers: [one per repeat]},
+    alternating the worker counts."""
+    import dask
     import distributed
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -106,50 +141,48 @@ def measure(a):
     overrides = {"simulation.duration": a.duration, "simulation.warmup": "0s"}
     rates = {w: [] for w in a.workers}
     cpu = {w: [] for w in a.workers}
-    clusters = {}
-    try:
+    busy = {w: [] for w in a.workers}
+    for repeat in range(a.repeats):
         for w in a.workers:
-            cluster = distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
-            client = distributed.Client(cluster)
-            clusters[w] = (cluster, client)
-            # Untimed: the workers import pathpool, and the first sweep of this process
-            # reads the extension (tens of MB) for its build digest, once.
-            timed_sweep(pathpool, client, {"links.bottleneck.rate": RATES[:1]}, list(range(1, 11)), overrides, a.batch)
-        for repeat in range(a.repeats):
-            for w in a.workers:
-                seconds, spent = timed_sweep(pathpool, clusters[w][1], grid, seeds, overrides, a.batch)
-                rates[w].append(a.runs / seconds)
-                cpu[w].append(spent)
-                print(
-                    f"repeat {repeat + 1}: {w} worker process(es): {a.runs} runs in {seconds:.2f} s = {a.runs / seconds:.1f} runs/s; "
-                    f"CPU per run: caller {1000 * spent[0] / a.runs:.1f} ms, workers {1000 * spent[1] / a.runs:.1f} ms, nannies {1000 * spent[2] / a.runs:.1f} ms",
-                    flush=True,
-                )
-    finally:
-        for cluster, client in clusters.values():
-            client.close()
-            cluster.close()
-    return rates, cpu
+            with dask.config.set(QUIET_DASK if a.quiet_dask else {}), distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
+                # Untimed: the workers import pathpool, and the first sweep of this process
+                # reads the extension (tens of MB) for its build digest, once.
+                timed_sweep(pathpool, client, {"links.bottleneck.rate": RATES[:1]}, list(range(1, 11)), overrides, a.batch)
+                seconds, spent = timed_sweep(pathpool, client, grid, seeds, overrides, a.batch)
+            rates[w].append(a.runs / seconds)
+            cpu[w].append(spent)
+            busy[w].append(spent[3] / seconds)
+            print(
+                f"repeat {repeat + 1}: {w} worker process(es): {a.runs} runs in {seconds:.2f} s = {a.runs / seconds:.1f} runs/s; "
+                f"CPU per run: caller {1000 * spent[0] / a.runs:.1f} ms, workers {1000 * spent[1] / a.runs:.1f} ms, other {1000 * spent[2] / a.runs:.1f} ms; "
+                f"other jobs on the machine {spent[3] / seconds:.2f} cores",
+                flush=True,
+            )
+    return rates, cpu, busy
 
 
-def table(a, rates, cpu, load_before, load_after, elapsed):
+def table(a, rates, cpu, busy, load_before, load_after, elapsed):
     one = statistics.median(rates[min(a.workers)])
     lines = [
         f"Written by `{command(a)}` on {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC ({elapsed / 60:.1f} min; "
         f"{os.cpu_count()} cores; load average {load_before:.2f} before, {load_after:.2f} after). {a.runs} runs of `{SCENARIO}` "
         f"at {a.duration} simulated (ten bottleneck rates x {a.runs // len(RATES)} seeds) per sweep, each sweep into a new empty "
-        f"folder, Dask LocalCluster with one thread per worker process (after an untimed warm-up sweep of 10 runs), "
-        f"{batch_words(a.batch)}, worker counts alternating, "
-        f"{a.repeats} sweeps each. CPU per run (medians): the caller (pathpool.sweep, the client and LocalCluster's scheduler, "
-        "one process), the workers, and the nannies that watch them:",
+        f"folder, a new Dask LocalCluster per sweep (the only one alive) with one thread per worker process (after an untimed warm-up sweep of 10 runs), "
+        f"{batch_words(a.batch)}, {'Dask settings QUIET_DASK (scripts/bench_sweep.py)' if a.quiet_dask else 'Dask default settings'}, worker counts alternating, "
+        f"{a.repeats} sweeps each. CPU per run (medians): the caller (pathpool.sweep, the client and LocalCluster's scheduler and nannies, "
+        "one process), the workers, and the other processes the caller started; the last column is the CPU the rest of the machine "
+        "used meanwhile (its busy time less this benchmark's processes', in cores, median and range): what two workers could not have.",
         "",
-        "| worker processes | runs per second (median) | range | scaling (median / median with 1) | CPU per run: caller / workers / nannies |",
-        "|---|---|---|---|---|",
+        "| worker processes | runs per second (median) | range | scaling (median / median with 1) | CPU per run: caller / workers / other | other jobs on the machine (cores) |",
+        "|---|---|---|---|---|---|",
     ]
     for w in a.workers:
         med = statistics.median(rates[w])
         caller, workers, nannies = (1000 * statistics.median(c[i] for c in cpu[w]) / a.runs for i in range(3))
-        lines.append(f"| {w} | {med:.2f} | {min(rates[w]):.2f}-{max(rates[w]):.2f} | **{med / one:.2f}** | {caller:.1f} / {workers:.1f} / {nannies:.1f} ms |")
+        lines.append(
+            f"| {w} | {med:.2f} | {min(rates[w]):.2f}-{max(rates[w]):.2f} | **{med / one:.2f}** | {caller:.1f} / {workers:.1f} / {nannies:.1f} ms "
+            f"| {statistics.median(busy[w]):.2f} ({min(busy[w]):.2f}-{max(busy[w]):.2f}) |"
+        )
     return "\n".join(lines)
 
 
@@ -164,6 +197,7 @@ def command(a):
     argv += [f"--duration {a.duration}"] if a.duration != DURATION else []
     argv += [f"--workers {','.join(map(str, a.workers))}"] if a.workers != [1, 2] else []
     argv += [f"--batch {a.batch}"] if a.batch is not None else []
+    argv += ["--quiet-dask"] if a.quiet_dask else []
     return " ".join(argv + ([f"--doc {a.doc}"] if a.doc else []))
 
 
@@ -177,6 +211,7 @@ def main():
     ap.add_argument("--duration", default=DURATION, help=f"simulated time of each run (default {DURATION})")
     ap.add_argument("--workers", type=positive_list, default=[1, 2], help="worker process counts (default 1,2)")
     ap.add_argument("--batch", type=int, help="runs per Dask task (default: pathpool.sweep's own choice)")
+    ap.add_argument("--quiet-dask", action="store_true", help="start each cluster under QUIET_DASK (Dask's timers made rare or off)")
     ap.add_argument("--doc", help="write the table between the bench_sweep markers of this file")
     a = ap.parse_args()
     if a.repeats < 1:
@@ -184,12 +219,12 @@ def main():
     if a.batch is not None and a.batch < 1:
         sys.exit(f"--batch: expected a whole number >= 1, got {a.batch}")
     grid_for(a.runs)
-    begin, end = markers(a.batch)
+    begin, end = markers(a.batch, a.quiet_dask)
     if a.doc and (begin not in Path(a.doc).read_text() or end not in Path(a.doc).read_text()):
         sys.exit(f"{a.doc}: expected the lines {begin!r} and {end!r}")  # before minutes of runs
     load_before, started = os.getloadavg()[0], time.time()
-    rates, cpu = measure(a)
-    text = table(a, rates, cpu, load_before, os.getloadavg()[0], time.time() - started)
+    rates, cpu, busy = measure(a)
+    text = table(a, rates, cpu, busy, load_before, os.getloadavg()[0], time.time() - started)
     print(text)
     if a.doc:
         write_between(a.doc, begin, end, text)

@@ -82,15 +82,21 @@ def _run_batch(tasks):
 BATCH_MAX = 10
 
 
-def _batch_arg(batch, total, threads):
-    """Runs per Dask task: ``batch`` if given, else as many as keep at least 8 tasks per
-    cluster thread (so that the last ones still spread over every worker), at most
-    BATCH_MAX."""
-    if batch is None:
-        return max(1, min(BATCH_MAX, total // (8 * threads)))
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+def _batch_arg(batch):
+    """``batch`` checked: a fixed number of runs per Dask task, or None (guided, _guided_size)."""
+    if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
         raise _pathpool.ScenarioError(f"batch: expected a whole number >= 1 or None (chosen from the grid's size), got {batch!r}")
     return batch
+
+
+def _guided_size(remaining, in_flight):
+    """Runs in the next Dask task when ``remaining`` runs of the grid are not submitted yet and
+    up to ``in_flight`` tasks run at once: guided self-scheduling (Polychronopoulos and Kuck,
+    IEEE Trans. Computers 36(12), 1987), each task takes 1/in_flight of what remains, at most
+    BATCH_MAX, at least 1. Large tasks while much remains keep the cost per task small; the
+    last tasks hold a run each, so the end of a sweep spreads over every worker instead of
+    one worker finishing a task of BATCH_MAX runs while the others wait."""
+    return max(1, min(BATCH_MAX, -(-remaining // in_flight)))
 
 
 def _grid_arg(grid):
@@ -135,7 +141,8 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
     digest of them); a run whose file exists and matches its digest is not run again, one
     that does not match is run again and counted. ``client=None`` uses ``workers`` threads
     (default: every core); a ``dask.distributed.Client`` runs on its cluster, ``batch`` runs
-    per task (default: up to 10, fewer on a small grid; see BATCH_MAX). The grid is
+    per task (default: up to 10 while much of the grid remains, down to one run a task at
+    its end; see _guided_size). The grid is
     walked lazily and at most a few runs per worker are in flight, so a large grid costs no
     memory before its first run; every point and every seed is checked before anything runs
     (ScenarioError names the field or argument). Returns one row per run: the grid's
@@ -149,8 +156,7 @@ def sweep(scenario, grid=None, seeds=(1,), out="sweep", client=None, cc=None, ov
     seeds, seed_count = seeds_arg(seeds)
     cc_arg(cc, "cc")
     workers = _workers_arg(workers)
-    if batch is not None:
-        _batch_arg(batch, 1, 1)
+    _batch_arg(batch)
     name, text = _scenario_text(scenario)
     base = override_list(overrides)
     build = _build_digest()
@@ -221,27 +227,29 @@ def _row(record, typed):
 def _execute(todo, client, workers, batch, total):
     """Yields (item, summary, error) as runs finish, for each (index, task) item of the
     iterator ``todo``; at most ``2 * workers`` runs (threads) or twice the cluster's threads
-    in tasks of ``batch`` runs (Dask; see _batch_arg) are submitted at a time."""
+    in tasks of ``batch`` runs (Dask; None: _guided_size) are submitted at a time."""
     if client is None:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             yield from _bounded(todo, lambda t: pool.submit(_run_task, t), lambda fs: futures_wait(fs, return_when=FIRST_COMPLETED).done, 2 * workers)
         return
     from distributed import wait as dask_wait
 
-    threads = max(1, sum(client.nthreads().values()))
-    size = _batch_arg(batch, total, threads)
+    limit = 2 * max(1, sum(client.nthreads().values()))
     submit = lambda ts: client.submit(_run_batch, ts, key=f"pathpool-{ts[0]['key']}-{len(ts)}", pure=False)  # noqa: E731
+    size = (lambda index: batch) if batch is not None else (lambda index: _guided_size(total - index, limit))
     batches = ((items, [t for _, t in items]) for items in _chunks(todo, size))
-    for (items, _), done, error in _bounded(batches, submit, lambda fs: dask_wait(fs, return_when="FIRST_COMPLETED").done, 2 * threads):
+    for (items, _), done, error in _bounded(batches, submit, lambda fs: dask_wait(fs, return_when="FIRST_COMPLETED").done, limit):
         for item, (summary, run_error) in zip(items, done or [(None, error)] * len(items)):
             yield item, summary, run_error
 
 
-def _chunks(iterator, size):
-    """Lists of up to ``size`` consecutive items, taken lazily."""
-    iterator = iter(iterator)
-    while chunk := list(itertools.islice(iterator, size)):
-        yield chunk
+def _chunks(items, size):
+    """Lists of consecutive (index, task) items, taken lazily (when a task is submitted): each
+    holds up to ``size(index)`` items, ``index`` the grid position of its first item, so that
+    a size chosen from what remains sees the grid as it is at submission."""
+    items = iter(items)
+    for first in items:
+        yield [first, *itertools.islice(items, size(first[0]) - 1)]
 
 
 def _bounded(todo, submit, wait_any, limit):

@@ -126,8 +126,29 @@ def test_a_bad_batch_is_refused_naming_it(root, tmp_path, batch):
     assert not (tmp_path / "s").exists() or _files(tmp_path / "s") == []
 
 
-def test_the_batch_keeps_eight_tasks_per_thread_and_at_most_ten_runs():
-    from pathpool._sweep import _batch_arg
+def _guided_tasks(total, in_flight):
+    """The task sizes a sweep of ``total`` runs submits with ``in_flight`` tasks at a time."""
+    from pathpool._sweep import _chunks, _guided_size
 
-    assert [_batch_arg(None, total, threads) for total, threads in [(12, 2), (200, 2), (200, 1), (40, 2), (10**7, 64)]] == [1, 10, 10, 2, 10]
-    assert _batch_arg(3, 200, 2) == 3
+    items = ((i, None) for i in range(total))
+    return [len(c) for c in _chunks(items, lambda index: _guided_size(total - index, in_flight))]
+
+
+def test_guided_batches_are_large_while_much_remains_and_single_runs_at_the_end():
+    """Guided self-scheduling: a sweep's end spreads over every worker (its last tasks hold
+    one run each) while most runs travel ten to a task; every run is sent exactly once."""
+    from pathpool._sweep import BATCH_MAX
+
+    sizes = _guided_tasks(200, 4)  # BENCHMARKS.md's sweep on 2 single-threaded workers
+    assert sum(sizes) == 200 and max(sizes) == BATCH_MAX and sizes[:12] == [BATCH_MAX] * 12
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-4:] == [1, 1, 1, 1]  # one run each for the last task of every slot in flight
+    assert len(sizes) < 30  # against 200 tasks of one run
+    # BENCHMARKS.md ("Sweeps") quotes this sequence.
+    assert sizes == [BATCH_MAX] * 17 + [8, 6, 4, 3, 3, 2, 1, 1, 1, 1]
+    # A small grid is never one task per worker: 12 runs on 4 slots, at most 3 runs a task.
+    assert _guided_tasks(12, 4) == [3, 3, 2, 1, 1, 1, 1]
+    # A huge grid costs no listing: sizes come from what remains, lazily.
+    from pathpool._sweep import _guided_size
+
+    assert _guided_size(10**12, 128) == BATCH_MAX and _guided_size(1, 128) == 1
