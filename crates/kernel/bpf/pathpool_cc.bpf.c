@@ -162,7 +162,7 @@ struct pp_ca {
 	__u64 l1, l2; /* OLIA inter-loss distances, segments */
 	__u32 token; /* 0 until the connection is known */
 	__u32 subflow_id;
-	__u32 lowat; /* TCP_NOTSENT_LOWAT last set (PP_OPT_LOWAT), bytes; 0 = never set */
+	__u32 lowat; /* TCP_NOTSENT_LOWAT last set by pp_lowat, bytes; 0 = never set */
 };
 
 static __always_inline struct pp_ca *ca_of(struct sock *sk)
@@ -511,8 +511,7 @@ static __always_inline void pp_init(struct sock *sk, __u32 algo)
 	/* Pacing (optional): with SK_PACING_NEEDED and no fq qdisc, TCP paces the subflow itself
 	 * at tcp_update_pacing_rate's cwnd/srtt (x2 in slow start, x1.2 after), as BBR asks for in
 	 * its init; the window arithmetic is unchanged. An fq qdisc's SK_PACING_FQ is left alone. */
-	__u32 zero = 0, *opts = bpf_map_lookup_elem(&pp_opts, &zero);
-	if (opts && (*opts & PP_OPT_PACING) && sk->sk_pacing_status == SK_PACING_NONE)
+	if (pp_opt(PP_OPT_PACING) && sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
 	pp_attach(sk, algo);
 	pp_lowat(sk, ((struct tcp_sock *)sk)->snd_cwnd);
