@@ -52,11 +52,12 @@ impl OutFolder {
             Err(message)
         };
         // Checked before the lock file is made: nothing is added to a folder of someone else's.
-        if !path.join(MANIFEST).exists() && !path.join(LEGACY_REPRODUCE).exists() {
-            let foreign = entries(path).map_err(|e| format!("{flag}: cannot read '{shown}': {e}"))?;
-            if !foreign.is_empty() {
-                return fail(refusal(flag, path, &foreign));
-            }
+        // Listed before the manifest is looked for: a run writes the manifest before any entry
+        // of its own appears and never removes it, so entries listed while it was still absent
+        // are someone else's, even when a concurrent run is starting in this folder.
+        let listed = entries(path).map_err(|e| format!("{flag}: cannot read '{shown}': {e}"))?;
+        if !listed.is_empty() && !path.join(MANIFEST).exists() && !path.join(LEGACY_REPRODUCE).exists() {
+            return fail(refusal(flag, path, &listed));
         }
         let waiting = || eprintln!("pathpool: waiting for another run writing into '{shown}' to finish");
         let held = match lock(path, wait, waiting) {
@@ -132,10 +133,11 @@ impl OutFolder {
             remove(&self.target.join(name)).map_err(fail)?;
         }
         let new = entries(&self.staging).map_err(fail)?;
+        // The list before the files: a run starting meanwhile must not take them for a user's.
+        write_manifest(&self.target, &new.iter().cloned().chain(self.keep.iter().cloned()).collect()).map_err(fail)?;
         for name in new.iter().filter(|n| *n != SUMMARY) {
             std::fs::rename(self.staging.join(name), self.target.join(name)).map_err(fail)?;
         }
-        write_manifest(&self.target, &new.iter().cloned().chain(self.keep.iter().cloned()).collect()).map_err(fail)?;
         if new.contains(SUMMARY) {
             std::fs::rename(self.staging.join(SUMMARY), self.target.join(SUMMARY)).map_err(fail)?;
         }

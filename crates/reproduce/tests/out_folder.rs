@@ -117,8 +117,16 @@ fn a_second_run_at_once_is_refused_or_waits() {
     first.finish().unwrap();
 
     // Reproductions wait for each other: four at once into one new folder all finish, one
-    // after another, and the folder holds the last one's files only.
-    let shared = temp("concurrent-wait");
+    // after another, and the folder holds the last one's files only. Repeated, because a run
+    // starting while another one moves its files in is a race of a few microseconds.
+    for round in 0..20 {
+        four_at_once_into_a_new_folder(round);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn four_at_once_into_a_new_folder(round: usize) {
+    let shared = temp(&format!("concurrent-wait-{round}"));
     std::thread::scope(|s| {
         for k in 0..4 {
             let shared = &shared;
@@ -135,6 +143,5 @@ fn a_second_run_at_once_is_refused_or_waits() {
     let files = listing(&shared);
     assert_eq!(files.len(), 3, "runs/, one report and summary.json: {files:?}");
     assert_eq!(listing(&shared.join("runs")).len(), 4, "the kept results of all four");
-    let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&shared);
 }
