@@ -8,7 +8,7 @@
 //! `FilteredDetector`. An interval whose pairs lack evidence is abstained, not guessed
 //! (docs/kernel.md, "The SBD daemon").
 
-use crate::comparison::{compare_over, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, WINDOW_BINS};
+use crate::comparison::{compare_over, ApartWhen, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, WINDOW_BINS};
 use pathpool_sbd::{canonicalize, Detector, FilterParams, FilteredDetector, Observation, Rfc8382Detector, SbdParams, NOT_BOTTLENECKED};
 use std::collections::BTreeMap;
 
@@ -67,6 +67,7 @@ struct Compared {
     origin_ns: u64,
     /// The comparison test's window in bins (`ConnGroups::with_comparison_window`).
     window_bins: usize,
+    apart_when: ApartWhen,
     /// Intervals in a row without evidence (a pair of bottlenecked subflows not judged).
     abstained: u64,
     /// Abstention counts at each decision window's worth in a row, not yet reported.
@@ -84,6 +85,7 @@ pub struct ConnGroups {
     /// Each closed interval's inputs to the grouping, when asked for (`record_intervals`).
     intervals: Option<Vec<IntervalRecord>>,
     window_bins: usize,
+    apart_when: ApartWhen,
 }
 
 /// What one closed interval gave the grouping: step 1's verdict per subflow (in order of
@@ -107,7 +109,14 @@ impl Default for ConnGroups {
     fn default() -> Self {
         // S0's parameters: only its bottleneck test (step 1) is used; the grouping is the
         // comparison test's.
-        ConnGroups { params: SbdParams::mptcp_sbd(), conns: BTreeMap::new(), intervals: None, window_bins: WINDOW_BINS }
+        // "Apart" only beyond chance: docs/kernel.md, "The SBD daemon", "Chance is not evidence".
+        ConnGroups {
+            params: SbdParams::mptcp_sbd(),
+            conns: BTreeMap::new(),
+            intervals: None,
+            window_bins: WINDOW_BINS,
+            apart_when: ApartWhen::SignificantlyBelow,
+        }
     }
 }
 
@@ -122,14 +131,20 @@ impl ConnGroups {
         Ok(ConnGroups { window_bins: bins, ..ConnGroups::default() })
     }
 
+    /// The daemon's grouping with the comparison test reading "apart" as `apart_when` says
+    /// (for comparing the rules on recorded samples).
+    pub fn with_apart_when(self, apart_when: ApartWhen) -> Self {
+        ConnGroups { apart_when, ..self }
+    }
+
     /// One RTT sample (`ts_ns` on any monotonic clock); returns what it completed.
     /// A ninth subflow of a connection is ignored.
     pub fn on_sample(&mut self, token: u32, subflow: u32, ts_ns: u64, rtt_us: u32, out: &mut Vec<Outcome>) {
-        let (params, window_bins) = (&self.params, self.window_bins);
+        let (params, window_bins, apart_when) = (&self.params, self.window_bins, self.apart_when);
         let recording = self.intervals.is_some();
         let c = self.conns.entry(token).or_insert_with(|| Conn {
             ids: Vec::new(),
-            sbd: FilteredDetector::new(Compared::new(token, params, ts_ns, recording, window_bins), filter_params()),
+            sbd: FilteredDetector::new(Compared::new(token, params, ts_ns, recording, (window_bins, apart_when)), filter_params()),
             groups: None,
             last_ns: 0,
         });
@@ -196,7 +211,7 @@ impl Conn {
 }
 
 impl Compared {
-    fn new(token: u32, params: &SbdParams, origin_ns: u64, recording: bool, window_bins: usize) -> Self {
+    fn new(token: u32, params: &SbdParams, origin_ns: u64, recording: bool, (window_bins, apart_when): (usize, ApartWhen)) -> Self {
         Compared {
             token,
             det: Rfc8382Detector::new(params.clone(), SLOTS),
@@ -204,6 +219,7 @@ impl Compared {
             bins: vec![Bins::default(); SLOTS],
             origin_ns,
             window_bins,
+            apart_when,
             abstained: 0,
             not_yet: Vec::new(),
             tested: Observation::new(SLOTS),
@@ -236,7 +252,7 @@ impl Compared {
         let mut pairs = Vec::new();
         for a in 0..n {
             for b in a + 1..n {
-                let verdict = compare_over(&self.bins[a], &self.bins[b], end, self.window_bins);
+                let verdict = compare_over(&self.bins[a], &self.bins[b], end, self.window_bins, self.apart_when);
                 pairs.push((a, b, verdict));
                 match verdict {
                     Verdict::Shared => {

@@ -11,10 +11,10 @@
 
 mod replay;
 
-use pathpool_kernel::comparison::Verdict;
+use pathpool_kernel::comparison::{ApartWhen, Verdict};
 use pathpool_sbd::{DecisionFilter, FilterParams, Observation};
 use pathpool_kernel::grouping::ConnGroups;
-use replay::{counts, intervals, intervals_of, replay, write_doc_table};
+use replay::{counts, intervals_of, reaction, reactions_cell, replay, right, write_doc_table, Decisions};
 use std::collections::BTreeMap;
 
 /// Outcomes as runs (`T16 A1 T3`): one decision per interval makes hundreds per file.
@@ -54,7 +54,8 @@ const MIXED_S: f64 = 3.15;
 /// Per folder of runs and case (and for sbd-shifting per phase), over the intervals after step
 /// 1's warm-up (N = 50 intervals): subflow-intervals step 1 calls not bottlenecked, and the
 /// comparison test's verdicts on the pairs. The evidence for comparing every pair (docs/kernel.md, "The SBD
-/// daemon"); PATHPOOL_WRITE_DOCS=1 writes it there.
+/// daemon"), with "apart" read by the sign as when the choice was made; PATHPOOL_WRITE_DOCS=1
+/// writes it there.
 #[test]
 #[ignore]
 fn step_one_and_the_comparison_test() {
@@ -68,7 +69,7 @@ fn step_one_and_the_comparison_test() {
         let case = format!("{}/{}", parts.get(1).unwrap_or(&"?"), parts.first().unwrap_or(&"?"));
         let shifting = case.contains("shifting");
         let mut seen = std::collections::BTreeSet::new();
-        for (t, r) in intervals(std::path::Path::new(f)) {
+        for (t, r) in intervals_of(std::path::Path::new(f), ConnGroups::default().with_apart_when(ApartWhen::Below)) {
             if !r.warm {
                 continue;
             }
@@ -104,14 +105,6 @@ fn step_one_and_the_comparison_test() {
     write_doc_table("sbd-step1", &table);
 }
 
-/// The shift of sbd-shifting on a samples file's clock: its first sample came 0.07 s after the
-/// traffic started in the recorded runs (their sbd.log against the replay), so 29.9 s after the
-/// first sample, which does not flatter a reaction.
-const SHIFT_AFTER_FIRST_NS: u64 = 29_900_000_000;
-
-/// A decision filter's decisions on one file's tested intervals: (time ns, groups).
-type Decisions = Vec<(u64, Vec<u32>)>;
-
 /// S0's filter (§III-B, §IV-B), each window's decision once certain, and the daemon's sliding
 /// window (a decision after every tested interval over the last 10), on the tested intervals'
 /// groups.
@@ -143,7 +136,8 @@ fn decision_filters_compared() {
         // The daemon's window (8 intervals, 2.8 s) with each filter; shorter windows with the
         // daemon's filter.
         for window in [8, 6, 4] {
-            let g = ConnGroups::with_comparison_window(window).expect("a window of 1 to 8 intervals");
+            // The comparison test as it read "apart" when the filter was chosen (by its sign).
+            let g = ConnGroups::with_comparison_window(window).expect("a window of 1 to 8 intervals").with_apart_when(ApartWhen::Below);
             let records = intervals_of(std::path::Path::new(f), g);
             let first_ns = records.first().map_or(0, |(t, r)| r.time_ns - (t * 1e9) as u64);
             let tested: Vec<(u64, Vec<u32>)> = records.iter().filter_map(|(_, r)| Some((r.time_ns, r.observation.clone()?))).filter(|(_, g)| g.len() == 2).collect();
@@ -155,24 +149,13 @@ fn decision_filters_compared() {
                     continue;
                 }
                 names[k] = name;
-                let together = |g: &[u32]| g.iter().all(|&x| x != 0 && x == g[0]);
                 let row = rows.entry((case.clone(), 8 - window, k)).or_default();
                 row.4 += 1;
                 row.1 += d.len();
                 row.2 += d.windows(2).filter(|w| w[0].1 != w[1].1).count();
-                if case.ends_with("sbd-shared") {
-                    row.0 += d.iter().filter(|x| together(&x.1)).count();
-                } else if case.ends_with("sbd-disjoint") {
-                    row.0 += d.iter().filter(|x| x.1.iter().all(|&g| g != 0) && x.1[0] != x.1[1]).count();
-                } else {
-                    // sbd-shifting: the first decision uncoupling the subflows, in runs coupled
-                    // at the shift; sbd-shifting-join: the first grouping them, in runs apart.
-                    let join = case.ends_with("sbd-shifting-join");
-                    let shift = first_ns + SHIFT_AFTER_FIRST_NS;
-                    let last = d.iter().rev().find(|x| x.0 < shift);
-                    let ready = if join { last.is_some_and(|x| !together(&x.1)) } else { last.is_none_or(|x| together(&x.1)) };
-                    let first = d.iter().find(|x| x.0 >= shift && together(&x.1) == join);
-                    row.3.push(if ready { first.map(|x| (x.0 - shift) as f64 / 1e9) } else { None });
+                match right(&case, &d) {
+                    Some(r) => row.0 += r,
+                    None => row.3.push(reaction(&case, &d, first_ns)),
                 }
             }
         }
@@ -180,11 +163,7 @@ fn decision_filters_compared() {
     let mut table = String::from("| samples (runs) | comparison window | filter | decisions right | group changes | reaction after the shift: median (per run; never: no reaction, or none to make) |\n|---|---|---|---|---|---|\n");
     for ((case, shorter, k), (right, total, changes, reactions, runs)) in &rows {
         let (right_cell, reaction) = if case.contains("sbd-shifting") {
-            let mut r: Vec<f64> = reactions.iter().map(|x| x.unwrap_or(f64::INFINITY)).collect();
-            r.sort_by(f64::total_cmp);
-            let show = |x: f64| if x.is_finite() { format!("{x:.1} s") } else { "never".into() };
-            let per = reactions.iter().map(|x| x.map_or("never".into(), |v| format!("{v:.1}"))).collect::<Vec<_>>().join(", ");
-            ("".to_string(), format!("{} ({per})", show(r[r.len() / 2])))
+            ("".to_string(), reactions_cell(reactions))
         } else {
             (format!("{right} of {total} ({:.1} %)", 100.0 * *right as f64 / (*total).max(1) as f64), String::new())
         };

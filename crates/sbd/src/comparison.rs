@@ -72,8 +72,9 @@ pub enum Verdict {
     NoEvidence,
 }
 
-/// Pearson correlation of the pairs; None with fewer than MIN_BINS or a flat series.
-fn correlation(pairs: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
+/// Pearson correlation of the pairs and their number; None with fewer than MIN_BINS or a
+/// flat series.
+fn correlation(pairs: impl Iterator<Item = (f64, f64)>) -> Option<(f64, usize)> {
     let (mut n, mut sx, mut sy, mut sxx, mut syy, mut sxy) = (0usize, 0.0, 0.0, 0.0, 0.0, 0.0);
     for (x, y) in pairs {
         n += 1;
@@ -91,20 +92,45 @@ fn correlation(pairs: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
     if vx <= 0.0 || vy <= 0.0 {
         return None;
     }
-    Some((sxy - sx * sy / nf) / (vx * vy).sqrt())
+    Some(((sxy - sx * sy / nf) / (vx * vy).sqrt(), n))
 }
 
-fn lag_one(b: &Bins, start: u64, end: u64) -> Option<f64> {
+fn lag_one(b: &Bins, start: u64, end: u64) -> Option<(f64, usize)> {
     correlation((start..end - 1).filter_map(|k| Some((b.mean(k)?, b.mean(k + 1)?))))
+}
+
+/// Whether a cross-correlation below the autocorrelations is within the correlations'
+/// estimation error over `n` bins: their Fisher transforms apart by less than 1.96 standard
+/// errors (1 / sqrt(n - 3); a two-sided 95 % interval). Behind one slow queue all three are
+/// near 1 and the margin rho leaves is a few thousandths, so the sign read there is chance,
+/// not evidence of two queues; two queues, even in step, part them by far more. Correlated
+/// bins make n overstate the independent samples, so the interval is if anything too narrow.
+fn below_by_chance(cross: f64, auto: f64, n: usize) -> bool {
+    let z = |r: f64| r.clamp(-0.999_999, 0.999_999).atanh();
+    z(auto) - z(cross) < Z_95 / (n as f64 - 3.0).sqrt()
+}
+
+/// The two-sided 95 % quantile of the standard normal distribution.
+const Z_95: f64 = 1.96;
+
+/// When the test reads "apart".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ApartWhen {
+    /// Whenever the cross-correlation is below the autocorrelations (Rubenstein et al.; the
+    /// simulator's sender check, whose evidence counts were set on it).
+    Below,
+    /// Only when it is below by more than the correlations' estimation error; within it, no
+    /// evidence (the kernel's SBD daemon: docs/kernel.md, "The SBD daemon").
+    SignificantlyBelow,
 }
 
 /// Rubenstein et al.'s comparison test on the window ending (exclusive) at bin `end`.
 pub fn compare(a: &Bins, b: &Bins, end: u64) -> Verdict {
-    compare_over(a, b, end, WINDOW_BINS)
+    compare_over(a, b, end, WINDOW_BINS, ApartWhen::Below)
 }
 
 /// [`compare`] over a window of `window` bins (at most [`WINDOW_BINS`], which [`Bins`] holds).
-pub fn compare_over(a: &Bins, b: &Bins, end: u64, window: usize) -> Verdict {
+pub fn compare_over(a: &Bins, b: &Bins, end: u64, window: usize, apart_when: ApartWhen) -> Verdict {
     // A window reaching before the connection's first sample is not yet a window: its first
     // seconds are the slow start alone.
     let Some(start) = end.checked_sub(window.min(WINDOW_BINS) as u64) else {
@@ -112,9 +138,12 @@ pub fn compare_over(a: &Bins, b: &Bins, end: u64, window: usize) -> Verdict {
     };
     let cross = correlation((start..end).filter_map(|k| Some((a.mean(k)?, b.mean(k)?))));
     match (cross, lag_one(a, start, end), lag_one(b, start, end)) {
-        (Some(c), Some(ra), Some(rb)) => {
-            if c >= (ra.max(0.0) * rb.max(0.0)).sqrt() {
+        (Some((c, n)), Some((ra, na)), Some((rb, nb))) => {
+            let auto = (ra.max(0.0) * rb.max(0.0)).sqrt();
+            if c >= auto {
                 Verdict::Shared
+            } else if apart_when == ApartWhen::SignificantlyBelow && below_by_chance(c, auto, n.min(na).min(nb)) {
+                Verdict::NoEvidence
             } else {
                 Verdict::Apart
             }
@@ -145,6 +174,14 @@ mod tests {
         x as f64
     }
 
+    /// Uniform noise in [0, 2000) from splitmix64: independent across bins and seeds.
+    fn white(k: u64, seed: u64) -> f64 {
+        let mut z = k.wrapping_add(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % 2000) as f64
+    }
+
     #[test]
     fn one_queue_is_shared_whatever_each_subflows_noise() {
         let a = fill(|k| queue(k) + noise(k, 1));
@@ -158,6 +195,37 @@ mod tests {
         let a = fill(|k| queue(k) + noise(k, 1));
         let b = fill(|k| queue(k + 3) + noise(k, 2));
         assert_eq!(compare(&a, &b, WINDOW_BINS as u64), Verdict::Apart);
+    }
+
+    #[test]
+    fn two_alike_queues_in_step_are_apart_beyond_chance() {
+        let a = fill(|k| queue(k) + noise(k, 1));
+        let b = fill(|k| queue(k + 3) + noise(k, 2));
+        assert_eq!(
+            compare_over(&a, &b, WINDOW_BINS as u64, WINDOW_BINS, ApartWhen::SignificantlyBelow),
+            Verdict::Apart
+        );
+    }
+
+    /// One slow queue (a ramp over the whole window, so rho is nearly 1) seen by two subflows
+    /// with white sample noise half as large as its rise: the sign of cross - auto is then
+    /// about a coin's (apart in 96 of 200), so reading "apart" from it splits one queue
+    /// often; beyond chance it must (almost) never.
+    #[test]
+    fn one_slow_queue_is_not_read_apart_by_chance() {
+        let ramp = |k: u64| 40_000.0 + 100.0 * k as f64;
+        let (mut by_sign, mut beyond_chance) = (0u64, 0u64);
+        let seeds = 200;
+        for seed in 0..seeds {
+            let a = fill(|k| ramp(k) + 3.0 * white(k, 2 * seed + 1));
+            let b = fill(|k| ramp(k) + 3.0 * white(k, 2 * seed + 2));
+            let end = WINDOW_BINS as u64;
+            by_sign += u64::from(compare_over(&a, &b, end, WINDOW_BINS, ApartWhen::Below) == Verdict::Apart);
+            beyond_chance +=
+                u64::from(compare_over(&a, &b, end, WINDOW_BINS, ApartWhen::SignificantlyBelow) == Verdict::Apart);
+        }
+        assert!(by_sign > seeds / 5, "the sign alone read one queue apart in {by_sign} of {seeds}");
+        assert!(beyond_chance * 20 <= seeds, "read apart beyond chance in {beyond_chance} of {seeds}");
     }
 
     #[test]

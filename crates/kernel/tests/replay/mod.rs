@@ -93,3 +93,53 @@ pub fn intervals_of(path: &std::path::Path, mut g: ConnGroups) -> Vec<(f64, path
     let first = first_ns.unwrap_or(0);
     g.take_intervals().into_iter().map(|r| (r.time_ns.saturating_sub(first) as f64 / 1e9, r)).collect()
 }
+
+/// A decision filter's decisions on one file's tested intervals: (time ns, groups).
+pub type Decisions = Vec<(u64, Vec<u32>)>;
+
+/// The shift of sbd-shifting on a samples file's clock: its first sample came 0.07 s after the
+/// traffic started in the recorded runs (their sbd.log against the replay), so 29.9 s after the
+/// first sample, which does not flatter a reaction.
+pub const SHIFT_AFTER_FIRST_NS: u64 = 29_900_000_000;
+
+/// Both subflows in one group other than 0 (coupled by pp_mptcp_sbd).
+pub fn together(g: &[u32]) -> bool {
+    g.iter().all(|&x| x != 0 && x == g[0])
+}
+
+/// How many of a run's decisions are right: all together on sbd-shared, all apart on
+/// sbd-disjoint; None on other cases.
+pub fn right(case: &str, d: &Decisions) -> Option<usize> {
+    if case.ends_with("sbd-shared") {
+        Some(d.iter().filter(|x| together(&x.1)).count())
+    } else if case.ends_with("sbd-disjoint") {
+        Some(d.iter().filter(|x| x.1.iter().all(|&g| g != 0) && x.1[0] != x.1[1]).count())
+    } else {
+        None
+    }
+}
+
+/// The reaction on sbd-shifting (s after the shift): the first decision uncoupling the
+/// subflows, in a run coupled at the shift; on sbd-shifting-join the first grouping them, in a
+/// run apart at it. None: no reaction, or none to make. `first_ns`: the file's first sample.
+pub fn reaction(case: &str, d: &Decisions, first_ns: u64) -> Option<f64> {
+    let join = case.ends_with("sbd-shifting-join");
+    let shift = first_ns + SHIFT_AFTER_FIRST_NS;
+    let last = d.iter().rev().find(|x| x.0 < shift);
+    let ready = if join { last.is_some_and(|x| !together(&x.1)) } else { last.is_none_or(|x| together(&x.1)) };
+    let first = d.iter().find(|x| x.0 >= shift && together(&x.1) == join);
+    if ready {
+        first.map(|x| (x.0 - shift) as f64 / 1e9)
+    } else {
+        None
+    }
+}
+
+/// A median of reactions and the list per run ("never" for None), as the tables show them.
+pub fn reactions_cell(reactions: &[Option<f64>]) -> String {
+    let mut r: Vec<f64> = reactions.iter().map(|x| x.unwrap_or(f64::INFINITY)).collect();
+    r.sort_by(f64::total_cmp);
+    let show = |x: f64| if x.is_finite() { format!("{x:.1} s") } else { "never".into() };
+    let per = reactions.iter().map(|x| x.map_or("never".into(), |v| format!("{v:.1}"))).collect::<Vec<_>>().join(", ");
+    format!("{} ({per})", r.get(r.len() / 2).map_or("never".into(), |&x| show(x)))
+}
