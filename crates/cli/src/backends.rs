@@ -24,10 +24,10 @@ pub fn real(name: &str) -> bool {
     matches!(name, "linux" | "quic")
 }
 
-/// The testbed as `run` and `compare` drive it: without the SBD daemon, which only `pathpool
-/// fidelity` runs beside a real run, an MPTCP-SBD connection on Linux keeps its subflows in
-/// one group (coupled OLIA), so a scenario that asks for MPTCP-SBD is refused rather than run
-/// as something else.
+/// The testbed as `run` drives it: without the SBD daemon, which `pathpool compare` and
+/// `pathpool fidelity` run beside a real run (crate::comparison::one_run), an MPTCP-SBD
+/// connection on Linux keeps its subflows in one group (coupled OLIA), so a scenario that asks
+/// for MPTCP-SBD is refused rather than run as something else.
 struct LinuxWithoutDaemon(pathpool_testbed::Linux);
 
 impl Backend for LinuxWithoutDaemon {
@@ -40,7 +40,7 @@ impl Backend for LinuxWithoutDaemon {
         for spec in &l.scenario.flows {
             if matches!(&spec.kind, FlowKind::Mptcp(m) if m.cc.value == "mptcp-sbd") {
                 let base = spec.name.path.strip_suffix(".name").unwrap_or(&spec.name.path);
-                let why = "\"mptcp-sbd\" on the linux backend needs the SBD daemon beside the run, which `pathpool fidelity` starts (or `pathpool kernel sbd` beside `pathpool testbed run`); without it the subflows stay in one group (coupled OLIA, not MPTCP-SBD)";
+                let why = "\"mptcp-sbd\" on the linux backend needs the SBD daemon beside the run, which `pathpool compare --backends linux` and `pathpool fidelity` start (or `pathpool kernel sbd` beside `pathpool testbed run`); without it the subflows stay in one group (coupled OLIA, not MPTCP-SBD)";
                 return Err(RunError::Refused(l.source.error(&spec.name.origin, &format!("{base}.cc"), why.to_string()).to_string()));
             }
         }

@@ -3,6 +3,7 @@
 
 mod backends;
 mod cmd;
+mod comparison;
 mod error;
 mod fidelity;
 mod outdir;

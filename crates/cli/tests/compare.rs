@@ -2,7 +2,9 @@
 //! summary.json files, and backends or keys it cannot compare are refused by name. The
 //! simulator alone needs no root; real Linux beside it is crates/cli/tests/backends.rs's.
 
+mod support;
 use std::path::{Path, PathBuf};
+use support::median;
 use std::process::Command;
 
 fn scenario() -> PathBuf {
@@ -19,16 +21,6 @@ fn compare(args: &[&str], out: &Path) -> std::process::Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 #[test]

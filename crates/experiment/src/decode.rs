@@ -8,7 +8,7 @@ use crate::host_model::HostModel;
 use crate::schema::*;
 use crate::tree::{Kind, Node, Table};
 
-const TOP_KEYS: &[&str] = &["description", "simulation", "links", "flows"];
+const TOP_KEYS: &[&str] = &["description", "simulation", "links", "flows", "fidelity"];
 const SIMULATION_KEYS: &[&str] = &["duration", "warmup", "seed", "probe_interval", "bottleneck", "host_latency", "hosts"];
 const DIRECTION_KEYS: &[&str] = &[
     "rate",
@@ -98,7 +98,8 @@ pub fn decode(doc: &Table, src: &Source) -> Result<Scenario> {
         Some(node) => return Err(top.error("flows", format!("expected [[flows]] tables, got {}", node.kind.type_name()))),
         None => Vec::new(),
     };
-    Ok(Scenario { simulation, links, flows })
+    let fidelity = top.get("fidelity").map(|node| crate::fidelity::decode(node, src)).transpose()?;
+    Ok(Scenario { simulation, links, flows, fidelity })
 }
 
 fn decode_simulation(node: &Node, src: &Source) -> Result<SimulationSpec> {

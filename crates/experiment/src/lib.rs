@@ -19,6 +19,7 @@ pub mod detector_blind;
 pub mod decode;
 pub mod error;
 pub mod fields;
+pub mod fidelity;
 pub mod host_model;
 pub mod hosts;
 pub mod limits;

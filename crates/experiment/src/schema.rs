@@ -10,6 +10,8 @@ pub struct Scenario {
     pub links: Vec<LinkSpec>,
     /// In file order.
     pub flows: Vec<FlowSpec>,
+    /// `[fidelity]`: what the fidelity suite reads from the runs; no backend uses it.
+    pub fidelity: Option<crate::fidelity::FidelitySpec>,
 }
 
 #[derive(Clone, Debug)]

@@ -1,15 +1,18 @@
-//! `pathpool compare FILE.toml --backends sim,linux --out DIR [--repeats N]`: one scenario
-//! on several backends side by side. Run K of every backend takes seed K; each run's output
-//! folder is DIR/BACKEND/run-K. Per summary key and backend: median, range and number of
-//! runs, and the median's relative error against the reference backend (compare.csv,
-//! report.md, compare.png). FILE may be a folder: then every `*.toml` in it is compared
-//! the same way (`pathpool compare scenarios/fidelity --backends sim,linux,quic`), each under
-//! DIR/NAME/, with every case's table in DIR/report.md.
+//! `pathpool compare FILE.toml... --backends sim,linux --out DIR [--repeats N|sim=20,linux=5]
+//! [--reuse DIR]`: scenarios on several backends side by side. Run K of every backend takes
+//! seed K; the real backends' runs go in rounds over the scenarios (crate::comparison). With
+//! one file each run's output folder is DIR/BACKEND/run-K; with several (or a folder, every
+//! `*.toml` in it: `pathpool compare scenarios/fidelity --backends sim,linux`) each scenario's
+//! are under DIR/NAME/, with every scenario's table in DIR/report.md. Per summary key and
+//! backend: median, range and number of runs, and the median's relative error against the
+//! reference backend (compare.csv, report.md, compare.png). Scenarios with a `[fidelity]`
+//! table also get their one quantity compared within their tolerance (fidelity.csv, and the
+//! fidelity table of the simulator against real Linux in report.md).
 
+use crate::comparison::{self, plan::Kept, Case, CaseRuns, Layout, Plan, Repeats};
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
-use pathpool_experiment::{Backend, RunError};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,8 +26,9 @@ const HEADLINE: [&str; 6] = ["total_throughput_mbps", "bottleneck_utilization", 
 
 #[derive(Args)]
 pub struct CompareArgs {
-    /// Scenario file (TOML; docs/scenarios.md), or a folder of them (each compared in turn).
-    pub file: PathBuf,
+    /// Scenario files (TOML; docs/scenarios.md), or folders of them (every `*.toml` in each).
+    #[arg(required = true, num_args = 1.., value_name = "FILE")]
+    pub files: Vec<PathBuf>,
     /// Backends to run it on, comma-separated: sim, linux, quic (linux and quic need root).
     #[arg(long, value_name = "LIST", default_value = "sim,linux", value_delimiter = ',')]
     pub backends: Vec<String>,
@@ -32,9 +36,10 @@ pub struct CompareArgs {
     /// else the first).
     #[arg(long, value_name = "NAME")]
     pub reference: Option<String>,
-    /// Runs per backend; run K takes seed K.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub repeats: u32,
+    /// Runs per backend, 1 to 100: one number for every backend, or BACKEND=N for each
+    /// (sim=20,linux=5); run K takes seed K.
+    #[arg(long, value_name = "N|BACKEND=N,...", default_value = "3")]
+    pub repeats: String,
     /// Summary keys to compare, comma-separated (default: the headline keys and every flow's
     /// throughput that every run has).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
@@ -42,19 +47,13 @@ pub struct CompareArgs {
     /// Override a value of the file by dotted path (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// An earlier output folder (of compare or fidelity): a run kept there from the same
+    /// backend, scenario file, overrides and seed (its scenario.digest) is taken, not run again.
+    #[arg(long, value_name = "DIR")]
+    pub reuse: Option<PathBuf>,
     /// Output folder: compare.csv, report.md, compare.png and every run's folder.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-}
-
-fn make(name: &str) -> Box<dyn Backend> {
-    crate::backends::make(name, false, None)
-}
-
-fn overrides(args: &CompareArgs, seed: u32) -> Vec<String> {
-    let mut o = args.set.clone();
-    o.push(format!("simulation.seed={seed}"));
-    o
 }
 
 pub fn run(args: CompareArgs) -> Result<(), CliError> {
@@ -71,41 +70,112 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         Some(r) => r.clone(),
         None => args.backends.iter().find(|b| *b == "linux").unwrap_or(&args.backends[0]).clone(),
     };
-    let files = scenario_files(&args.file)?;
-    // Every backend checks every scenario before anything runs or any folder is made.
-    for file in &files {
-        let loaded = pathpool_scenario::load(file, &overrides(&args, 1)).map_err(|e| CliError::usage(e.to_string()))?;
-        for b in &args.backends {
-            make(b).check(&loaded).map_err(|e| CliError::usage(format!("--backends {b}: {e}")))?;
-        }
+    let repeats = Repeats::parse(&args.repeats).map_err(CliError::usage)?;
+    let per_backend = repeats.resolve(&args.backends).map_err(CliError::usage)?;
+    let mut files = Vec::new();
+    for path in &args.files {
+        files.extend(scenario_files(path)?);
     }
+    let mut cases: Vec<Case> = Vec::new();
+    for file in &files {
+        let case = Case::read(file, args.set.clone())?;
+        if let Some(other) = cases.iter().find(|c| c.name == case.name) {
+            return Err(CliError::usage(format!("FILE: '{}' and '{}' are both named {}; expected scenario files of distinct names (each gets the folder of its name)", other.file.display(), file.display(), case.name)));
+        }
+        cases.push(case);
+    }
+    comparison::one_run::check_cases(&cases, &args.backends)?;
     if let Some(b) = args.backends.iter().find(|b| crate::backends::real(b)).filter(|_| !pathpool_testbed::is_root()) {
         return Err(CliError::usage(format!("--backends {b} needs root (it builds network namespaces, TUN devices and queues); run it as root")));
     }
+    if let Some(kept) = &args.reuse {
+        if !kept.is_dir() {
+            return Err(CliError::usage(format!("--reuse: expected an earlier output folder, found no folder '{}'", kept.display())));
+        }
+        if std::fs::canonicalize(kept).ok() == std::fs::canonicalize(&args.out).ok() {
+            return Err(CliError::usage(format!("--reuse: '{}' is the --out folder, whose files this comparison replaces; name the earlier runs' folder and another --out", kept.display())));
+        }
+    }
     let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let out = OutDir::create_reading("--out", &args.out, &inputs)?;
-    let command = format!("pathpool compare {} --backends {} --repeats {}{}", args.file.display(), args.backends.join(","), args.repeats, args.set.iter().map(|s| format!(" --set {s}")).collect::<String>());
-    if !args.file.is_dir() {
-        let table = compare_file(&args, &files[0], out.path(), &reference, &command)?;
+    let command = format!(
+        "pathpool compare {} --backends {} --repeats {}{}{}",
+        args.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(" "),
+        args.backends.join(","),
+        repeats.describe(),
+        args.set.iter().map(|s| format!(" --set {s}")).collect::<String>(),
+        args.reuse.as_ref().map(|d| format!(" --reuse {}", d.display())).unwrap_or_default()
+    );
+    let single = args.files.len() == 1 && !args.files[0].is_dir();
+    let plan = Plan {
+        cases,
+        backends: args.backends.clone(),
+        repeats: per_backend,
+        layout: if single { Layout::Flat } else { Layout::PerCase },
+        kept: args.reuse.clone().map_or(Kept::None, Kept::Reuse),
+        command: "compare",
+    };
+    let (runs, failure) = comparison::execute(&plan, out.path());
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let fidelity = fidelity_section(&plan, &runs, &reference);
+    if fidelity.is_some() {
+        std::fs::write(out.path().join("fidelity.csv"), comparison::quantities::csv(&plan.cases, &runs, &args.backends, &reference))?;
+    }
+    if single {
+        let table = compare_case(&args, &runs[0], out.path(), &reference, &command, fidelity.as_deref().unwrap_or(""))?;
         out.finish()?;
         println!("{table}");
         println!("wrote {}", args.out.display());
         return Ok(());
     }
-    let mut all = format!("# Scenarios of {} on several backends\n\n`{command}`\n\nPer scenario: median [min, max] (runs); \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median. Each scenario's runs, compare.csv and compare.png are under its name.\n", args.file.display());
-    for file in &files {
-        let name = file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned());
-        let dir = out.path().join(&name);
+    let names = args.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ");
+    let mut all = format!("# Scenarios of {names} on several backends\n\n`{command}`\n\nPer scenario: median [min, max] (runs); \"vs {reference}\" is (median - {reference}'s median) / {reference}'s median. Each scenario's runs, compare.csv and compare.png are under its name.\n");
+    all.push_str(fidelity.as_deref().unwrap_or(""));
+    for (case, case_runs) in plan.cases.iter().zip(&runs) {
+        let dir = out.path().join(&case.name);
         std::fs::create_dir_all(&dir)?;
-        eprintln!("compare: {name}");
-        let table = compare_file(&args, file, &dir, &reference, &command)?;
-        all.push_str(&format!("\n## {name}\n\n{table}"));
-        println!("{name}\n{table}");
+        let table = compare_case(&args, case_runs, &dir, &reference, &command, "")?;
+        all.push_str(&format!("\n## {}\n\n{table}{}", case.name, reused(case_runs)));
+        println!("{}\n{table}", case.name);
     }
     std::fs::write(out.path().join("report.md"), all)?;
     out.finish()?;
+    if let Some(f) = &fidelity {
+        println!("{f}");
+    }
     println!("wrote {}", args.out.display());
     Ok(())
+}
+
+/// The fidelity section of report.md, for scenarios with a `[fidelity]` table: the suite's
+/// table where the simulator runs against real Linux, else where fidelity.csv has it.
+fn fidelity_section(plan: &Plan, runs: &[CaseRuns], reference: &str) -> Option<String> {
+    plan.cases.iter().any(|c| c.fidelity.is_some()).then(|| {
+        let mut s = String::from("\n## Fidelity\n\nEach scenario's `[fidelity]` quantity, median [min, max] (runs), in fidelity.csv for every backend against the reference");
+        if plan.backends.iter().any(|b| b == "sim") && reference == "linux" {
+            let mut rows = comparison::quantities::rows(&plan.cases, runs, "linux");
+            rows.sort_by_key(|r| r.spec.order);
+            s.push_str(" and here the simulator against real Linux (docs/fidelity.md):\n\n");
+            s.push_str(&crate::fidelity::report::table(&rows));
+        } else {
+            s.push_str(" (the simulator against real Linux needs --backends with sim and linux, linux the reference).\n");
+        }
+        s
+    })
+}
+
+/// report.md's note of the runs taken from --reuse's folder, not run again.
+fn reused(runs: &CaseRuns) -> String {
+    let kept: Vec<String> = runs
+        .iter()
+        .flat_map(|(b, rs)| rs.iter().enumerate().filter(|(_, r)| r.reused).map(move |(k, r)| format!("- {b} run {}: '{}'", k + 1, r.dir.display())))
+        .collect();
+    if kept.is_empty() {
+        return String::new();
+    }
+    format!("\nRuns kept from before and not run again (--reuse; the same backend, scenario file, overrides and seed):\n\n{}\n", kept.join("\n"))
 }
 
 /// The scenario files `path` names: itself, or the `*.toml` files of a folder in name order.
@@ -122,29 +192,14 @@ fn scenario_files(path: &Path) -> Result<Vec<PathBuf>, CliError> {
     Ok(files)
 }
 
-/// One scenario on every backend, its runs under `dir`; writes compare.csv, report.md and
-/// compare.png there and returns the table.
-fn compare_file(args: &CompareArgs, file: &Path, dir: &Path, reference: &str, command: &str) -> Result<String, CliError> {
-    // Runs alternate between backends, so that a slow drift of the host touches all alike.
-    let mut runs: BTreeMap<&str, Vec<BTreeMap<String, Value>>> = BTreeMap::new();
-    for k in 1..=args.repeats {
-        let loaded = pathpool_scenario::load(file, &overrides(args, k)).map_err(|e| CliError::usage(e.to_string()))?;
-        for b in &args.backends {
-            let run_dir = dir.join(b).join(format!("run-{k}"));
-            std::fs::create_dir_all(&run_dir)?;
-            let outcome = make(b).run(&loaded).map_err(|e| match e {
-                RunError::Refused(m) => CliError::usage(m),
-                RunError::Failed(m) => CliError::runtime(format!("--backends {b}, run {k}: {m}")),
-            })?;
-            let summary = pathpool_experiment::output::write_all(&run_dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", run_dir.display())))?;
-            eprintln!("{b} run {k}/{}: done", args.repeats);
-            runs.entry(b.as_str()).or_default().push(summary);
-        }
-    }
+/// One scenario's runs on every backend: writes compare.csv, report.md (with `extra` after
+/// the table) and compare.png into `dir` and returns the table.
+fn compare_case(args: &CompareArgs, case_runs: &CaseRuns, dir: &Path, reference: &str, command: &str, extra: &str) -> Result<String, CliError> {
+    let runs: BTreeMap<&str, Vec<BTreeMap<String, Value>>> = case_runs.iter().map(|(b, rs)| (b.as_str(), rs.iter().map(|r| r.summary.clone()).collect())).collect();
     let keys = keys(&args.keys, &runs)?;
     let rows = rows(&keys, &args.backends, reference, &runs);
     std::fs::write(dir.join("compare.csv"), csv(&rows))?;
-    std::fs::write(dir.join("report.md"), report(&rows, reference, command))?;
+    std::fs::write(dir.join("report.md"), format!("{}{}{extra}", report(&rows, reference, command), reused(case_runs)))?;
     figure(&dir.join("compare.png"), &keys, &args.backends, reference, &runs).map_err(|e| CliError::runtime(e.to_string()))?;
     Ok(table(&rows, reference))
 }

@@ -1,10 +1,13 @@
 //! `pathpool fidelity [--quick] --out DIR`: the suite of `scenarios/fidelity/` in the
-//! simulator and on real Linux side by side (docs/fidelity.md).
+//! simulator and on real Linux side by side (docs/fidelity.md). A front over `pathpool
+//! compare`'s runs (crate::comparison) that keeps the suite's options, folder layout
+//! (CASE/sim/seed-K, CASE/real/repeat-K), report and docs table.
 
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
-use crate::fidelity::{self, Row, Settings, SUITE};
+use crate::comparison::{self, plan::Kept, Layout, Plan};
+use crate::fidelity;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -40,32 +43,12 @@ pub struct FidelityArgs {
 }
 
 pub fn run(a: FidelityArgs) -> Result<(), CliError> {
-    let cases: Vec<_> = if a.cases.is_empty() {
-        SUITE.to_vec()
-    } else {
-        let mut picked = Vec::new();
-        for name in &a.cases {
-            let Some(c) = SUITE.iter().find(|c| c.name == name) else {
-                let known: Vec<&str> = SUITE.iter().map(|c| c.name).collect();
-                return Err(CliError::usage(format!("--cases: no case \"{name}\"; expected some of {}", known.join(", "))));
-            };
-            picked.push(*c);
-        }
-        picked
-    };
-    for c in &cases {
-        let file = a.scenarios.join(format!("{}.toml", c.name));
-        if !file.is_file() {
-            return Err(CliError::usage(format!("--scenarios: expected the suite's file '{}' (run from the repository's root, or name the folder)", file.display())));
-        }
-        let loaded = pathpool_scenario::load(&file, &a.set).map_err(|e| CliError::usage(e.to_string()))?;
-        // What the testbed cannot run (a coupled controller in a build without the BPF
-        // controllers included) is refused before any run; with --real-from the testbed
-        // does not run.
-        if a.real_from.is_none() {
-            pathpool_testbed::run::check(&loaded).map_err(|e| CliError::usage(format!("case {}: {e}", c.name)))?;
-        }
-    }
+    let suite = fidelity::cases::load(&a.scenarios, &a.cases, &a.set, a.quick)?;
+    // With --real-from the testbed does not run: the simulator alone checks the cases. What
+    // the testbed cannot run (a coupled controller in a build without the BPF controllers
+    // included) is refused before any run.
+    let checked: Vec<String> = if a.real_from.is_some() { vec!["sim".into()] } else { vec!["sim".into(), "linux".into()] };
+    comparison::one_run::check_cases(&suite.cases, &checked)?;
     if let Some(doc) = &a.doc {
         let text = std::fs::read_to_string(doc).map_err(|e| CliError::usage(format!("--doc: cannot read '{}': {e}", doc.display())))?;
         if !text.contains(fidelity::report::BEGIN) || !text.contains(fidelity::report::END) {
@@ -75,17 +58,22 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
     if a.real_from.is_none() && !pathpool_testbed::is_root() {
         return Err(CliError::usage("pathpool fidelity runs the testbed, which needs root (network namespaces, TUN devices and queues); run it as root"));
     }
-    let settings = Settings {
-        scenarios: a.scenarios.clone(),
-        quick: a.quick,
-        seeds: a.seeds.unwrap_or(if a.quick { 3 } else { 20 }),
-        repeats: a.repeats.unwrap_or(if a.quick { 3 } else { 5 }),
-        overrides: a.set.clone(),
-        real_from: a.real_from.clone(),
-    };
-    let command = command_line(&a, &settings);
+    let seeds = a.seeds.unwrap_or(if a.quick { 3 } else { 20 });
+    let repeats = a.repeats.unwrap_or(if a.quick { 3 } else { 5 });
+    let command = command_line(&a, seeds, repeats);
     let out = OutDir::create("--out", &a.out)?;
-    let (rows, failure) = run_suite(&cases, &settings, out.path());
+    // As `pathpool compare FOLDER --backends sim,linux --repeats sim=SEEDS,linux=REPEATS`, in
+    // the suite's folder layout.
+    let plan = Plan {
+        cases: suite.cases,
+        backends: vec!["sim".into(), "linux".into()],
+        repeats: [("sim".to_string(), seeds), ("linux".to_string(), repeats)].into(),
+        layout: Layout::Fidelity,
+        kept: a.real_from.clone().map_or(Kept::None, Kept::RealFrom),
+        command: "fidelity",
+    };
+    let (runs, failure) = comparison::execute(&plan, out.path());
+    let rows = comparison::quantities::rows(&plan.cases, &runs, "linux");
     let report = fidelity::report_markdown(&rows, &command);
     std::fs::write(out.join("report.md"), &report)?;
     if !rows.is_empty() {
@@ -100,60 +88,15 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
     }
     if let Some(doc) = &a.doc {
         let text = std::fs::read_to_string(doc)?;
-        let new = fidelity::doc_block(&text, &rows, &command).expect("the markers were checked before the runs");
+        let new = fidelity::doc_block(&text, &rows, &command, &suite.order).expect("the markers were checked before the runs");
         std::fs::write(doc, new)?;
         println!("rewrote the table in {}", doc.display());
     }
     Ok(())
 }
 
-/// Every case in the simulator, then the real runs in rounds: one run of every case per
-/// round. A real testbed's outcome on a phase-sensitive case drifts with the host's state
-/// over tens of minutes (docs/fidelity-notes.md, "Drift"), so a case's repeats are spread over
-/// the whole suite's time rather than taken back to back. A failure ends the suite; the
-/// rows keep the runs finished before it.
-fn run_suite(cases: &[fidelity::Case], settings: &Settings, dir: &std::path::Path) -> (Vec<Row>, Option<CliError>) {
-    let log = |line: &str| eprintln!("  {line}");
-    let mut rows = Vec::new();
-    let mut keys = Vec::new();
-    for case in cases {
-        eprintln!("fidelity: {} in the simulator ({} seeds)", case.name, settings.seeds);
-        match fidelity::simulate_case(case, settings, dir, &log) {
-            Ok((sim, sim_keys)) => {
-                rows.push(Row { case: *case, sim, real: Vec::new() });
-                keys.push(sim_keys);
-            }
-            Err(e) => return (rows, Some(CliError::runtime(format!("case {}: {e}", case.name)))),
-        }
-    }
-    if let Some(earlier) = &settings.real_from {
-        for (k, sim_keys) in keys.iter().enumerate() {
-            let case = rows[k].case;
-            match fidelity::earlier_real_runs(&case, settings, earlier, sim_keys) {
-                Ok(real) => rows[k].real = real,
-                Err(e) => return (rows, Some(CliError::runtime(format!("case {}: {e}", case.name)))),
-            }
-        }
-        return (rows, None);
-    }
-    for repeat in 1..=settings.repeats {
-        eprintln!("fidelity: real runs, round {repeat}/{}", settings.repeats);
-        for (k, sim_keys) in keys.iter().enumerate() {
-            let case = rows[k].case;
-            match fidelity::real_repeat(&case, settings, dir, repeat, sim_keys, &log) {
-                Ok(v) => rows[k].real.push(v),
-                Err(e) => {
-                    rows.retain(|r| !r.real.is_empty());
-                    return (rows, Some(CliError::runtime(format!("case {}: {e}", case.name))));
-                }
-            }
-        }
-    }
-    (rows, None)
-}
-
 /// The command that reproduces this report, as a user would type it.
-fn command_line(a: &FidelityArgs, s: &Settings) -> String {
+fn command_line(a: &FidelityArgs, seeds: u32, repeats: u32) -> String {
     let mut c = String::from("pathpool fidelity");
     if a.quick {
         c.push_str(" --quick");
@@ -162,7 +105,7 @@ fn command_line(a: &FidelityArgs, s: &Settings) -> String {
         c.push_str(&format!(" --cases {}", a.cases.join(",")));
     }
     if a.seeds.is_some() || a.repeats.is_some() {
-        c.push_str(&format!(" --seeds {} --repeats {}", s.seeds, s.repeats));
+        c.push_str(&format!(" --seeds {seeds} --repeats {repeats}"));
     }
     for kv in &a.set {
         c.push_str(&format!(" --set {kv}"));

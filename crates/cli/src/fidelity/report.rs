@@ -1,11 +1,14 @@
 //! The suite's table (report.md, and the block of docs/fidelity.md between its markers) and
 //! figure (each run's value over the simulator's median, per case and backend).
 
-use super::suite::Case;
+use pathpool_experiment::fidelity::FidelitySpec;
+use std::collections::BTreeMap;
 use std::path::Path;
 
+/// One case: the simulator's values against real Linux's.
 pub struct Row {
-    pub case: Case,
+    pub name: String,
+    pub spec: FidelitySpec,
     pub sim: Vec<f64>,
     pub real: Vec<f64>,
 }
@@ -32,7 +35,7 @@ impl Row {
     }
 
     pub fn passes(&self) -> bool {
-        self.relative_error().abs() <= self.case.tolerance()
+        self.relative_error().abs() <= self.spec.tolerance
     }
 }
 
@@ -44,12 +47,12 @@ pub fn table(rows: &[Row]) -> String {
         let verdict = if r.passes() { "within" } else { "**outside**" };
         t.push_str(&format!(
             "| {} | {} | {} | {} | {:+.1} % | {verdict} ±{:.0} % |\n",
-            r.case.name,
-            r.case.measures,
+            r.name,
+            r.spec.measures,
             spread(&r.real),
             spread(&r.sim),
             100.0 * r.relative_error(),
-            100.0 * r.case.tolerance()
+            100.0 * r.spec.tolerance
         ));
     }
     t
@@ -63,7 +66,7 @@ pub fn report_markdown(rows: &[Row], command: &str) -> String {
     s.push_str(&table(rows));
     s.push_str("\n| case | what the quantity is read from |\n|---|---|\n");
     for r in rows {
-        s.push_str(&format!("| {} | {} |\n", r.case.name, r.case.quantity.describe()));
+        s.push_str(&format!("| {} | {} |\n", r.name, r.spec.quantity.describe()));
     }
     s.push_str("\n![each run's value over the simulator's median](fidelity.png)\n");
     s
@@ -71,17 +74,16 @@ pub fn report_markdown(rows: &[Row], command: &str) -> String {
 
 /// Rewrites the block between the markers of `doc`: the table with a `run` column naming the
 /// command that measured each row. Rows of cases this run did not cover stay as they were,
-/// with their commands, so a suite re-run case by case (`--cases`) keeps one table.
-pub fn doc_block(doc: &str, rows: &[Row], command: &str) -> Option<String> {
+/// with their commands, so a suite re-run case by case (`--cases`) keeps one table. Rows go
+/// in `order` (each case's `[fidelity]` order); cases it does not know go last.
+pub fn doc_block(doc: &str, rows: &[Row], command: &str, order: &BTreeMap<String, u32>) -> Option<String> {
     let start = doc.find(BEGIN)? + BEGIN.len();
     let end = doc[start..].find(END)? + start;
     let (mut kept, mut commands) = parse_block(&doc[start..end]);
-    let fresh: Vec<(String, String)> = table(rows).lines().skip(2).zip(rows).map(|(l, r)| (r.case.name.to_string(), l.to_string())).collect();
+    let fresh: Vec<(String, String)> = table(rows).lines().skip(2).zip(rows).map(|(l, r)| (r.name.clone(), l.to_string())).collect();
     kept.retain(|(name, _, _)| !fresh.iter().any(|(n, _)| n == name));
     kept.extend(fresh.into_iter().map(|(n, l)| (n, l, command.to_string())));
-    // Suite order; cases the suite no longer has go last.
-    let order = |n: &str| super::suite::SUITE.iter().position(|c| c.name == n).unwrap_or(usize::MAX);
-    kept.sort_by_key(|(n, _, _)| order(n));
+    kept.sort_by_key(|(n, _, _)| order.get(n).copied().unwrap_or(u32::MAX));
     commands.retain(|c| kept.iter().any(|(_, _, k)| k == c));
     for (_, _, c) in &kept {
         if !commands.contains(c) {
@@ -142,7 +144,7 @@ pub fn figure(path: &Path, rows: &[Row]) -> Result<(), pathpool_plot::PlotError>
     for r in rows {
         let base = median(&r.sim);
         for (backend, values) in [("real", &r.real), ("sim", &r.sim)] {
-            groups.push(pathpool_plot::BoxGroup::new(format!("{} {backend}", r.case.name), values.iter().map(|v| v / base).collect()));
+            groups.push(pathpool_plot::BoxGroup::new(format!("{} {backend}", r.name), values.iter().map(|v| v / base).collect()));
         }
     }
     let titles = pathpool_plot::BoxTitles { title: "fidelity: each run's value / the simulator's median", x_label: "case, backend", y_label: "value / simulator median", paper: "" };
@@ -154,23 +156,28 @@ mod tests {
     use super::*;
 
     fn row(name: &str, sim: f64, real: f64) -> Row {
-        let case = *super::super::suite::SUITE.iter().find(|c| c.name == name).expect("a suite case");
-        Row { case, sim: vec![sim], real: vec![real] }
+        let file = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/fidelity").join(format!("{name}.toml"));
+        let spec = crate::comparison::Case::read(&file, Vec::new()).unwrap().fidelity.expect("a suite case");
+        Row { name: name.to_string(), spec, sim: vec![sim], real: vec![real] }
+    }
+
+    fn order() -> BTreeMap<String, u32> {
+        [("reno-alone".to_string(), 1), ("reno-rtt".to_string(), 2)].into()
     }
 
     #[test]
     fn a_run_of_some_cases_replaces_only_their_rows() {
         let doc = format!("intro\n{BEGIN}\n`pathpool fidelity --out a`\n\n{}{END}\nafter\n", table(&[row("reno-alone", 1.0, 1.0), row("reno-rtt", 2.0, 1.0)]));
-        let once = doc_block(&doc, &[row("reno-rtt", 1.05, 1.0)], "pathpool fidelity --cases reno-rtt --out b").unwrap();
+        let once = doc_block(&doc, &[row("reno-rtt", 1.05, 1.0)], "pathpool fidelity --cases reno-rtt --out b", &order()).unwrap();
         assert!(once.starts_with("intro\n") && once.ends_with(&format!("{END}\nafter\n")));
         assert!(once.contains("| reno-alone | bottleneck utilisation | 1.000 [1.000, 1.000] (1) | 1.000 [1.000, 1.000] (1) | +0.0 % | within ±10 % | 1 |"), "{once}");
         assert!(once.contains("| +5.0 % | within ±10 % | 2 |"), "{once}");
         assert!(!once.contains("+100.0 %"), "the old reno-rtt row is gone: {once}");
         assert!(once.contains("Run 1: `pathpool fidelity --out a`\nRun 2: `pathpool fidelity --cases reno-rtt --out b`\n"), "{once}");
         // Re-reading its own layout: a full run replaces everything and drops unused commands.
-        let all = doc_block(&once, &[row("reno-alone", 1.0, 1.0), row("reno-rtt", 1.0, 1.0)], "pathpool fidelity --out c").unwrap();
+        let all = doc_block(&once, &[row("reno-alone", 1.0, 1.0), row("reno-rtt", 1.0, 1.0)], "pathpool fidelity --out c", &order()).unwrap();
         assert!(all.contains("Run 1: `pathpool fidelity --out c`\n") && !all.contains("Run 2"), "{all}");
         // Same input, same output.
-        assert_eq!(doc_block(&once, &[row("reno-rtt", 1.05, 1.0)], "pathpool fidelity --cases reno-rtt --out b").unwrap(), once);
+        assert_eq!(doc_block(&once, &[row("reno-rtt", 1.05, 1.0)], "pathpool fidelity --cases reno-rtt --out b", &order()).unwrap(), once);
     }
 }

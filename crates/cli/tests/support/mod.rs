@@ -108,3 +108,14 @@ pub fn doc_section(path: &str, begin: &str, end: &str, body: &str, command: &str
         assert!(doc == fresh, "{} is out of date: {command}", path.display());
     }
 }
+
+/// The median of a run's values (the mean of the middle two for an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}

@@ -1,0 +1,49 @@
+//! Runs kept from before: `--reuse DIR` takes run K of a case and backend from DIR when its
+//! `scenario.digest` says it ran from the same backend, file and overrides (seed included);
+//! `pathpool fidelity --real-from DIR` takes a case's real runs as they are.
+
+use super::digest;
+use super::plan::{Case, Layout};
+use crate::error::CliError;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub type Summary = BTreeMap<String, Value>;
+
+fn summary_of(flag: &str, file: &Path) -> Result<Summary, CliError> {
+    let text = std::fs::read_to_string(file).map_err(|e| CliError::runtime(format!("{flag}: reading '{}': {e}", file.display())))?;
+    serde_json::from_str(&text).map_err(|e| CliError::runtime(format!("{flag}: '{}' is not a summary.json: {e}", file.display())))
+}
+
+/// Run K of `backend` on `case` kept under `root` (in any layout) with this `digest`.
+pub fn reusable(root: &Path, case: &Case, backend: &str, k: u32, digest: &str) -> Result<Option<(PathBuf, Summary)>, CliError> {
+    for layout in Layout::ALL {
+        let dir = layout.run_dir(root, &case.name, backend, k);
+        if dir.join("summary.json").is_file() && digest::read(&dir).as_deref() == Some(digest) {
+            let summary = summary_of("--reuse", &dir.join("summary.json"))?;
+            return Ok(Some((dir, summary)));
+        }
+    }
+    Ok(None)
+}
+
+/// The case's real runs kept under `earlier` (CASE/real/repeat-K, K from 1): every one there,
+/// at least `want`.
+pub fn earlier_real_runs(earlier: &Path, case: &Case, want: u32) -> Result<Vec<(PathBuf, Summary)>, CliError> {
+    let mut runs = Vec::new();
+    for k in 1.. {
+        let dir = Layout::Fidelity.run_dir(earlier, &case.name, "linux", k);
+        let file = dir.join("summary.json");
+        if !file.is_file() {
+            break;
+        }
+        let summary = summary_of("--real-from", &file)?;
+        runs.push((dir, summary));
+    }
+    if runs.len() < want as usize {
+        let dir = earlier.join(&case.name).join("real");
+        return Err(CliError::runtime(format!("--real-from: expected at least {want} runs in '{}' (repeat-1 ... repeat-{want}), found {}", dir.display(), runs.len())));
+    }
+    Ok(runs)
+}
