@@ -26,24 +26,22 @@ from scripts.units import seconds
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, "target", "release", "pathpool")
 
-# The suite's quantities (crates/cli/src/fidelity/suite.rs): ("ratio" | "share", a, b).
-QUANTITY = {
-    "reno-rtt": ("ratio", "flow.rtt20.throughput_mbps", "flow.rtt40.throughput_mbps"),
-    "reno-phase": ("ratio", "flow.far.throughput_mbps", "flow.near.throughput_mbps"),
-    "reno-cubic": ("share", "flow.cubic.throughput_mbps", "flow.reno.throughput_mbps"),
-    "mptcp-shared": ("ratio", "mptcp_mbps", "tcp_mbps"),
-    "mptcp-disjoint": ("ratio", "mptcp_mbps", "tcp_mbps"),
-}
+# The cases this script examines; each one's quantity is its scenario file's [fidelity] table
+# (`ratio` or `share`, two summary keys), as the fidelity suite reads it.
+CASES = ["reno-rtt", "reno-phase", "reno-cubic", "mptcp-shared", "mptcp-disjoint"]
 
 
 def quantity(case, summary):
-    kind, a, b = QUANTITY[case]
+    with open(os.path.join(ROOT, "scenarios", "fidelity", f"{case}.toml"), "rb") as f:
+        table = tomllib.load(f)["fidelity"]
+    kind = "ratio" if "ratio" in table else "share"
+    a, b = table[kind]
     return summary[a] / summary[b] if kind == "ratio" else summary[a] / (summary[a] + summary[b])
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--case", action="append", required=True, choices=sorted(QUANTITY))
+    ap.add_argument("--case", action="append", required=True, choices=sorted(CASES))
     ap.add_argument("--links", default="bottleneck", help="links whose delay gets the offset (comma-separated)")
     ap.add_argument("--step", type=float, default=25.0, help="offset step, microseconds one way")
     ap.add_argument("--count", type=int, default=12, help="offsets: 0, step, ..., (count-1) step")
