@@ -70,6 +70,7 @@ def has_sack(options):
 def read(path, skip):
     """Per flow: clean RTT samples (send time, RTT s) and (first send time, lost) per segment."""
     first, mss, acked = defaultdict(dict), defaultdict(int), {}
+    resent = defaultdict(list)  # per flow, the end sequence numbers of segments sent again
     clean = defaultdict(list)
     counts = defaultdict(lambda: {1: 0, 2: 0})
     for t, src, dst, seq, ack, payload, sack in segments(path):
@@ -77,6 +78,7 @@ def read(path, skip):
             end = (seq + payload) % 2**32
             if end in first[src]:
                 first[src][end][1] = True
+                resent[src].append(end)
             else:
                 first[src][end] = [t, False]
             mss[src] = max(mss[src], payload)
@@ -88,9 +90,15 @@ def read(path, skip):
         acked[flow] = ack if prev is None or after(ack, prev) else prev
         if prev is None or ack == prev or not after(ack, prev) or t < skip:
             continue
+        # Karn (RFC 6298 §3), over every segment the ACK covers: an ACK that covers a segment
+        # sent again was released by that retransmission (as the sender check's echo, which is
+        # the last segment to arrive), and the segment ending at it may have waited at the
+        # receiver behind the hole for the whole recovery.
+        covers_resent = any(after(e, (prev + 1) % 2**32) and after(ack, e) for e in resent[flow])
+        resent[flow] = [e for e in resent[flow] if after(e, (ack + 1) % 2**32)]
         sent = first[flow].get(ack)
-        if sent is None or sent[1]:
-            continue  # Karn: no sample from a segment sent more than once
+        if sent is None or sent[1] or covers_resent:
+            continue
         n = round(((ack - prev) % 2**32) / mss[flow])
         if not sack and n in (1, 2):
             counts[flow][n] += 1
