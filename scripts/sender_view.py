@@ -13,7 +13,8 @@ Per pair of flows (sender address:port) with data:
   averaged in 25 ms bins by send time, over windows of 2.8 s stepped by 350 ms: "shared" when
   the pair's cross-correlation is at least the geometric mean of each flow's lag-one
   autocorrelation, "apart" when below, "none" with fewer than 10 bins of both. The numbers
-  of windows of each verdict.
+  of windows of each verdict, and of each verdict beyond chance (the sender check's evidence
+  of two bottlenecks, `pathpool_sbd::comparison::compare_beyond_chance`).
 - Loss (the co-occurrence of losses, as Rubenstein's loss comparison test in the same paper
   asks of adjacent packets): a segment is lost when it is sent again; in bins of 2 ms by the
   lost segment's first send time, the bins where both flows lost a segment against the number
@@ -26,6 +27,7 @@ Reads captures with the pathpool Python package (`pathpool.packets`): run it wit
 that has pathpool installed (docs/python.md).
 """
 import argparse
+import math
 import statistics
 from collections import Counter, defaultdict
 
@@ -34,6 +36,7 @@ from scripts.mptcp_acks import after, tcp_header
 
 BIN_S, WINDOW_BINS, STEP_BINS, MIN_BINS = 0.025, 112, 14, 10  # as crates/kernel/src/comparison.rs
 LOSS_BIN_S = 0.002
+Z_95 = 1.96  # the two-sided 95 % quantile of the standard normal
 
 
 def segments(path):
@@ -67,6 +70,7 @@ def has_sack(options):
 def read(path, skip):
     """Per flow: clean RTT samples (send time, RTT s) and (first send time, lost) per segment."""
     first, mss, acked = defaultdict(dict), defaultdict(int), {}
+    resent = defaultdict(list)  # per flow, the end sequence numbers of segments sent again
     clean = defaultdict(list)
     counts = defaultdict(lambda: {1: 0, 2: 0})
     for t, src, dst, seq, ack, payload, sack in segments(path):
@@ -74,6 +78,7 @@ def read(path, skip):
             end = (seq + payload) % 2**32
             if end in first[src]:
                 first[src][end][1] = True
+                resent[src].append(end)
             else:
                 first[src][end] = [t, False]
             mss[src] = max(mss[src], payload)
@@ -85,9 +90,15 @@ def read(path, skip):
         acked[flow] = ack if prev is None or after(ack, prev) else prev
         if prev is None or ack == prev or not after(ack, prev) or t < skip:
             continue
+        # Karn (RFC 6298 §3), over every segment the ACK covers: an ACK that covers a segment
+        # sent again was released by that retransmission (as the sender check's echo, which is
+        # the last segment to arrive), and the segment ending at it may have waited at the
+        # receiver behind the hole for the whole recovery.
+        covers_resent = any(after(e, (prev + 1) % 2**32) and after(ack, e) for e in resent[flow])
+        resent[flow] = [e for e in resent[flow] if after(e, (ack + 1) % 2**32)]
         sent = first[flow].get(ack)
-        if sent is None or sent[1]:
-            continue  # Karn: no sample from a segment sent more than once
+        if sent is None or sent[1] or covers_resent:
+            continue
         n = round(((ack - prev) % 2**32) / mss[flow])
         if not sack and n in (1, 2):
             counts[flow][n] += 1
@@ -101,22 +112,35 @@ def read(path, skip):
 
 
 def correlation(pairs):
+    """(Pearson correlation, number of pairs), or None with too few pairs or a flat series."""
     if len(pairs) < MIN_BINS:
         return None
     xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
     if statistics.pvariance(xs) <= 0 or statistics.pvariance(ys) <= 0:
         return None
-    return statistics.correlation(xs, ys)
+    return statistics.correlation(xs, ys), len(pairs)
+
+
+def fisher(r):
+    return math.atanh(min(max(r, -0.999999), 0.999999))
 
 
 def comparison(a, b, start, end):
-    """Rubenstein et al.'s delay comparison test on bin means a, b (dicts) over [start, end)."""
+    """Rubenstein et al.'s delay comparison test on bin means a, b (dicts) over [start, end):
+    the verdict by the sign, and the verdict beyond chance (the sender check's,
+    `pathpool_sbd::comparison::compare_beyond_chance`: "apart" only when the Fisher transforms
+    of cross and auto lie more than 1.96 / sqrt(n - 3) apart, "shared" only when cross is also
+    above zero by as much; otherwise "none")."""
     cross = correlation([(a[k], b[k]) for k in range(start, end) if k in a and k in b])
     ra = correlation([(a[k], a[k + 1]) for k in range(start, end - 1) if k in a and k + 1 in a])
     rb = correlation([(b[k], b[k + 1]) for k in range(start, end - 1) if k in b and k + 1 in b])
     if cross is None or ra is None or rb is None:
-        return "none"
-    return "shared" if cross >= (max(ra, 0) * max(rb, 0)) ** 0.5 else "apart"
+        return "none", "none"
+    (c, n), auto = cross, (max(ra[0], 0) * max(rb[0], 0)) ** 0.5
+    if c >= auto:
+        return "shared", ("shared" if fisher(c) >= Z_95 / math.sqrt(n - 3) else "none")
+    band = Z_95 / math.sqrt(min(n, ra[1], rb[1]) - 3)
+    return "apart", ("apart" if fisher(auto) - fisher(c) >= band else "none")
 
 
 def bin_means(samples):
@@ -129,9 +153,10 @@ def bin_means(samples):
 def delay_verdicts(a, b):
     ma, mb = bin_means(a), bin_means(b)
     if not ma or not mb:
-        return Counter()
+        return Counter(), Counter()
     lo, hi = max(min(ma), min(mb)), min(max(ma), max(mb))
-    return Counter(comparison(ma, mb, e - WINDOW_BINS, e) for e in range(lo + WINDOW_BINS, hi + 2, STEP_BINS))
+    verdicts = [comparison(ma, mb, e - WINDOW_BINS, e) for e in range(lo + WINDOW_BINS, hi + 2, STEP_BINS)]
+    return Counter(v[0] for v in verdicts), Counter(v[1] for v in verdicts)
 
 
 def co_losses(a, b):
@@ -161,10 +186,11 @@ def main():
     flows = sorted((f for f in fates if fates[f]), key=label)
     for i, x in enumerate(flows):
         for y in flows[i + 1:]:
-            v = delay_verdicts(clean[x], clean[y])
+            v, w = delay_verdicts(clean[x], clean[y])
             both, chance = co_losses(fates[x], fates[y])
             print(f"{label(x)} ~ {label(y)}: clean RTT samples {len(clean[x])}, {len(clean[y])}; delay windows "
-                  f"shared {v['shared']}, apart {v['apart']}, none {v['none']}; losses {sum(g for _, g in fates[x])}, "
+                  f"shared {v['shared']}, apart {v['apart']}, none {v['none']} (beyond chance: shared {w['shared']}, "
+                  f"apart {w['apart']}, none {w['none']}); losses {sum(g for _, g in fates[x])}, "
                   f"{sum(g for _, g in fates[y])}, in one 2 ms bin {both} against {chance:.1f} by chance")
 
 

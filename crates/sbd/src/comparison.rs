@@ -124,6 +124,33 @@ pub enum ApartWhen {
     SignificantlyBelow,
 }
 
+/// Whether a cross-correlation is above zero by no more than its estimation error over `n`
+/// bins (Fisher transform below 1.96 / sqrt(n - 3)). Two subflows whose bin means do not
+/// covary beyond chance carry no queue signal at the bins' scale (a queue that moves within a
+/// bin, samples too few per bin): their autocorrelations are near 0 too, and "cross >= auto"
+/// is then a coin toss on two queues as on one.
+fn uncorrelated_by_chance(cross: f64, n: usize) -> bool {
+    cross.clamp(-0.999_999, 0.999_999).atanh() < Z_95 / (n as f64 - 3.0).sqrt()
+}
+
+/// Rubenstein et al.'s comparison test read only beyond chance both ways (the simulator's
+/// sender check, docs/security.md): "apart" as [`ApartWhen::SignificantlyBelow`], and
+/// "shared" only when the cross-correlation is at least the autocorrelations and itself
+/// above zero beyond chance; otherwise no evidence. A window without a queue signal at the
+/// bins' scale then gives no verdict rather than a coin's.
+pub fn compare_beyond_chance(a: &Bins, b: &Bins, end: u64) -> Verdict {
+    match compare_over(a, b, end, WINDOW_BINS, ApartWhen::SignificantlyBelow) {
+        Verdict::Shared => {
+            let start = end - WINDOW_BINS as u64; // compare_over judged this window
+            match correlation((start..end).filter_map(|k| Some((a.mean(k)?, b.mean(k)?)))) {
+                Some((c, n)) if !uncorrelated_by_chance(c, n) => Verdict::Shared,
+                _ => Verdict::NoEvidence,
+            }
+        }
+        v => v,
+    }
+}
+
 /// Rubenstein et al.'s comparison test on the window ending (exclusive) at bin `end`.
 pub fn compare(a: &Bins, b: &Bins, end: u64) -> Verdict {
     compare_over(a, b, end, WINDOW_BINS, ApartWhen::Below)
@@ -226,6 +253,27 @@ mod tests {
         }
         assert!(by_sign > seeds / 5, "the sign alone read one queue apart in {by_sign} of {seeds}");
         assert!(beyond_chance * 20 <= seeds, "read apart beyond chance in {beyond_chance} of {seeds}");
+    }
+
+    /// Two queues that move within a bin, each seen through its subflow's white noise: no
+    /// signal at the bins' scale. The sign reads "shared" about half the time; beyond chance
+    /// (almost) never. One queue with a signal at that scale stays "shared".
+    #[test]
+    fn no_signal_is_not_read_shared_by_chance() {
+        let (mut by_sign, mut beyond_chance) = (0u64, 0u64);
+        let seeds = 200;
+        let end = WINDOW_BINS as u64;
+        for seed in 0..seeds {
+            let a = fill(|k| 40_000.0 + white(k, 2 * seed + 1));
+            let b = fill(|k| 40_000.0 + white(k, 2 * seed + 2));
+            by_sign += u64::from(compare(&a, &b, end) == Verdict::Shared);
+            beyond_chance += u64::from(compare_beyond_chance(&a, &b, end) == Verdict::Shared);
+        }
+        assert!(by_sign > seeds / 4, "the sign read two unrelated series shared in {by_sign} of {seeds}");
+        assert!(beyond_chance * 20 <= seeds, "read shared beyond chance in {beyond_chance} of {seeds}");
+        let a = fill(|k| queue(k) + noise(k, 1));
+        let b = fill(|k| queue(k) + 3.0 * noise(k, 2));
+        assert_eq!(compare_beyond_chance(&a, &b, end), Verdict::Shared);
     }
 
     #[test]

@@ -22,11 +22,15 @@
 //! times as often as "apart". No evidence leaves the pair to the decisions. Sharing one
 //! bottleneck is transitive (one bottleneck per path), so the pairs with evidence join their
 //! subflows in groups, and a pair in one group stays coupled for [`HOLD_INTERVALS`] after the
-//! last evidence. (A loss co-occurrence test beside it was measured and not kept: it coupled
-//! disjoint subflows and no shared ones the delay test missed; docs/security.md, "The loss
-//! test".)
+//! last evidence. The same test read only beyond chance (`compare_beyond_chance`) is the
+//! sender's evidence of two bottlenecks: a pair with "apart" beyond chance as often as the
+//! coupling rule asks of "shared" is not coupled by the RFC 8382 part, whose statistics on a
+//! short queue's or a starved subflow's samples are chance (docs/security.md, "Evidence of
+//! two bottlenecks"). (A loss co-occurrence test beside it was measured and not kept: it
+//! coupled disjoint subflows and no shared ones the delay test missed; docs/security.md, "The
+//! loss test".)
 
-use pathpool_sbd::comparison::{compare, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
+use pathpool_sbd::comparison::{compare, compare_beyond_chance, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
@@ -75,6 +79,11 @@ impl VerdictMemory {
     fn evidence(&self) -> bool {
         self.shared >= DELAY_MIN_SHARED && self.shared >= DELAY_SHARED_PER_APART * self.apart
     }
+
+    /// The mirror of [`Self::evidence`]: "apart" as often as "shared" must be for sharing.
+    fn apart_evidence(&self) -> bool {
+        self.apart >= DELAY_MIN_SHARED && self.apart >= DELAY_SHARED_PER_APART * self.shared
+    }
 }
 
 pub(crate) struct Verifier {
@@ -90,8 +99,13 @@ pub(crate) struct Verifier {
     delayed_acks: DelayedAckFilter,
     /// Each subflow's usable RTT samples in the comparison test's bins, by send time.
     bins: Vec<Bins>,
-    /// Per pair (x < y, `pair_index`), the delay test's recent verdicts.
+    /// Per pair (x < y, `pair_index`), the delay test's recent verdicts by the sign (for
+    /// coupling) and beyond chance (`compare_beyond_chance`, for the evidence of two
+    /// bottlenecks).
     delay: Vec<VerdictMemory>,
+    beyond_chance: Vec<VerdictMemory>,
+    /// Per pair, whether the verdicts beyond chance are evidence of two bottlenecks now.
+    apart: Vec<bool>,
     /// Intervals closed so far, and per pair the last one that found it in one group
     /// (None: never).
     interval: u64,
@@ -117,6 +131,8 @@ impl Verifier {
             delayed_acks: DelayedAckFilter::new(n),
             bins: vec![Bins::default(); n],
             delay: vec![VerdictMemory::new(); pairs],
+            beyond_chance: vec![VerdictMemory::new(); pairs],
+            apart: vec![false; pairs],
             interval: 0,
             linked_at: vec![None; pairs],
             labels: vec![0; n],
@@ -179,6 +195,8 @@ impl Verifier {
             for y in x + 1..n {
                 let p = pair_index(n, x, y);
                 self.delay[p].push(compare(&self.bins[x], &self.bins[y], end));
+                self.beyond_chance[p].push(compare_beyond_chance(&self.bins[x], &self.bins[y], end));
+                self.apart[p] = self.beyond_chance[p].apart_evidence();
                 if self.delay[p].evidence() {
                     let (a, b) = (self.labels[x], self.labels[y]);
                     let (keep, gone) = (a.min(b), a.max(b));
@@ -197,19 +215,25 @@ impl Verifier {
     }
 
     /// Must subflows `x` and `y` stay coupled? Only two subflows the sender found congested
-    /// in different groups by both of its last two decisions, and without recent evidence of
-    /// the comparison test, may run apart. One it found not congested is coupled with every
-    /// other, as S0's sender couples a subflow the receiver reports not congested (group 99;
-    /// [S0] §III-B, K-SBD's coupling set, algorithms.md §7.5): it may join a group at any
-    /// time. Without this a receiver could split whatever the sender's detector does not see
+    /// in different groups by both of its last two decisions, or for which the comparison
+    /// test's verdicts beyond chance are evidence of two bottlenecks, and without recent
+    /// evidence of sharing, may run apart. The RFC 8382 part's coupling yields to that
+    /// evidence: its "not congested" and its groups on RTT come from statistics that a short
+    /// or starved subflow's samples make chance (docs/security.md, "Evidence of two
+    /// bottlenecks"), while "apart" beyond chance is what two queues give and one does not.
+    /// One it found not congested is coupled with every other, as S0's sender couples a
+    /// subflow the receiver reports not congested (group 99; [S0] §III-B, K-SBD's coupling
+    /// set, algorithms.md §7.5): it may join a group at any time. Without this a receiver could split whatever the sender's detector does not see
     /// congested (a short or RED queue, whose skew reads positive), where an honest
     /// receiver's "not congested" couples.
     pub fn shared(&self, x: usize, y: usize) -> bool {
         let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] == 0 || g[y] == 0 || g[x] == g[y]);
-        let linked = x != y
-            && self.linked_at[pair_index(self.bins.len(), x.min(y), x.max(y))]
-                .is_some_and(|at| self.interval - at <= HOLD_INTERVALS);
-        shared_in(&self.groups) || shared_in(&self.previous) || linked
+        if x == y {
+            return true;
+        }
+        let p = pair_index(self.bins.len(), x.min(y), x.max(y));
+        let linked = self.linked_at[p].is_some_and(|at| self.interval - at <= HOLD_INTERVALS);
+        linked || (!self.apart[p] && (shared_in(&self.groups) || shared_in(&self.previous)))
     }
 }
 
@@ -280,6 +304,19 @@ mod tests {
         assert!(v.shared(0, 2), "within the hold");
         v.compare_pairs(0);
         assert!(!v.shared(0, 2), "after the hold");
+    }
+
+    #[test]
+    fn evidence_of_two_bottlenecks_overrides_the_senders_own_coupling_but_not_sharing() {
+        let mut v = Verifier::new(2, 5 * MS);
+        v.groups = Some(vec![0, 1]); // subflow 0 not congested: coupled with every other
+        assert!(v.shared(0, 1));
+        (0..DELAY_MIN_SHARED).for_each(|_| v.beyond_chance[0].push(Verdict::Apart));
+        v.compare_pairs(0); // no bins: a verdict of no evidence, the apart ones stay
+        assert!(!v.shared(0, 1), "two bottlenecks beyond chance: the receiver may split them");
+        (0..DELAY_MIN_SHARED).for_each(|_| v.delay[0].push(Verdict::Shared));
+        v.compare_pairs(0);
+        assert!(v.shared(0, 1), "evidence of sharing by the sign still couples");
     }
 
     #[test]
