@@ -86,8 +86,9 @@ def test_sender_view_tells_one_queue_from_two_and_joint_losses_from_chance():
     a = [(k * sv.BIN_S, queue(k) + noise(k, 1)) for k in bins]
     b = [(k * sv.BIN_S, queue(k) + 3 * noise(k, 2)) for k in bins]
     c = [(k * sv.BIN_S, queue(k + 3) + noise(k, 2)) for k in bins]
-    assert sv.delay_verdicts(a, b) == {"shared": 1}
-    assert sv.delay_verdicts(a, c) == {"apart": 1}
+    # (by the sign, beyond chance): one queue reads shared both ways, two out of phase apart.
+    assert sv.delay_verdicts(a, b) == ({"shared": 1}, {"shared": 1})
+    assert sv.delay_verdicts(a, c) == ({"apart": 1}, {"apart": 1})
     # 100 segments each, one per 10 ms; losses in the same 5 bins, or in different ones.
     x = [(k * 0.01, k % 20 == 0) for k in range(100)]
     both, chance = sv.co_losses(x, [(t + 0.0005, lost) for t, lost in x])
