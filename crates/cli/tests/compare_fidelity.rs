@@ -5,7 +5,7 @@
 
 mod support;
 use std::path::{Path, PathBuf};
-use support::median;
+use support::{fidelity_suite, median, SHORT_RUN};
 use std::process::{Command, Output};
 
 fn temp(tag: &str) -> PathBuf {
@@ -14,11 +14,6 @@ fn temp(tag: &str) -> PathBuf {
     d
 }
 
-fn suite() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/fidelity")
-}
-
-const SHORT: [&str; 4] = ["--set", "simulation.duration=4s", "--set", "simulation.warmup=1s"];
 const CASES: [&str; 2] = ["reno-alone", "reno-rtt"];
 
 fn pathpool(args: &[&str], more: &[&Path]) -> Output {
@@ -53,21 +48,21 @@ fn compare_over_fidelity_files_gives_the_suites_simulator_medians() {
     // runs without root.
     let earlier = temp("earlier");
     for case in CASES {
-        let file = suite().join(format!("{case}.toml"));
+        let file = fidelity_suite().join(format!("{case}.toml"));
         let mut args = vec!["run".to_string(), file.display().to_string(), "--seed".into(), "1".into()];
-        args.extend(SHORT.iter().map(|s| s.to_string()));
+        args.extend(SHORT_RUN.iter().map(|s| s.to_string()));
         args.extend(["--out".to_string(), earlier.join(case).join("real/repeat-1").display().to_string()]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         pathpool(&args, &[]);
     }
     let fid = temp("fid");
     let mut args = vec!["fidelity", "--cases", "reno-alone,reno-rtt", "--seeds", "3", "--repeats", "1"];
-    args.extend(SHORT);
-    pathpool(&args, &[Path::new("--scenarios"), &suite(), Path::new("--real-from"), &earlier, Path::new("--out"), &fid]);
+    args.extend(SHORT_RUN);
+    pathpool(&args, &[Path::new("--scenarios"), &fidelity_suite(), Path::new("--real-from"), &earlier, Path::new("--out"), &fid]);
     let cmp = temp("cmp");
-    let files: Vec<PathBuf> = CASES.iter().map(|c| suite().join(format!("{c}.toml"))).collect();
+    let files: Vec<PathBuf> = CASES.iter().map(|c| fidelity_suite().join(format!("{c}.toml"))).collect();
     let mut args = vec!["compare", "--backends", "sim", "--repeats", "sim=3"];
-    args.extend(SHORT);
+    args.extend(SHORT_RUN);
     let r = pathpool(&args, &[&files[0], &files[1], Path::new("--out"), &cmp]);
     assert!(String::from_utf8_lossy(&r.stdout).contains("reno-alone"));
 
@@ -106,17 +101,17 @@ fn compare_over_fidelity_files_gives_the_suites_simulator_medians() {
 
 #[test]
 fn kept_runs_of_the_same_scenario_and_seed_are_reused_and_named() {
-    let file = suite().join("reno-rtt.toml");
+    let file = fidelity_suite().join("reno-rtt.toml");
     let first = temp("first");
     let mut args = vec!["compare", "--backends", "sim", "--repeats", "2"];
-    args.extend(SHORT);
+    args.extend(SHORT_RUN);
     pathpool(&args, &[&file, Path::new("--out"), &first]);
     assert!(first.join("sim/run-1/scenario.digest").is_file());
 
     // A third run is new; runs 1 and 2 are the kept ones, named in the report.
     let second = temp("second");
     let mut args = vec!["compare", "--backends", "sim", "--repeats", "3"];
-    args.extend(SHORT);
+    args.extend(SHORT_RUN);
     pathpool(&args, &[&file, Path::new("--reuse"), &first, Path::new("--out"), &second]);
     let report = std::fs::read_to_string(second.join("report.md")).unwrap();
     for k in [1, 2] {
@@ -130,7 +125,7 @@ fn kept_runs_of_the_same_scenario_and_seed_are_reused_and_named() {
     // Another override is another scenario: nothing is reused.
     let third = temp("third");
     let mut args = vec!["compare", "--backends", "sim", "--repeats", "2", "--set", "simulation.host_latency=0s"];
-    args.extend(SHORT);
+    args.extend(SHORT_RUN);
     pathpool(&args, &[&file, Path::new("--reuse"), &first, Path::new("--out"), &third]);
     let report = std::fs::read_to_string(third.join("report.md")).unwrap();
     assert!(!report.contains("not run again") && third.join("sim/run-1/summary.json").is_file(), "{report}");

@@ -2,8 +2,11 @@
 //! kept from an earlier report, without the testbed (and without root). Here the "real" runs
 //! are the simulator's own, seed for seed, so the comparison must come out exact.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::{fidelity_suite, SHORT_RUN};
 
 fn temp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pathpool-cli-fidelity-{tag}-{}", std::process::id()));
@@ -11,18 +14,13 @@ fn temp(tag: &str) -> PathBuf {
     d
 }
 
-fn suite() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/fidelity")
-}
-
-const SHORT: [&str; 4] = ["--set", "simulation.duration=4s", "--set", "simulation.warmup=1s"];
 
 fn fidelity(earlier: &Path, repeats: &str, out: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_pathpool"))
         .args(["fidelity", "--cases", "reno-rtt", "--seeds", "3", "--repeats", repeats])
-        .args(SHORT)
+        .args(SHORT_RUN)
         .arg("--scenarios")
-        .arg(suite())
+        .arg(fidelity_suite())
         .arg("--real-from")
         .arg(earlier)
         .arg("--out")
@@ -38,9 +36,9 @@ fn real_runs_are_taken_from_an_earlier_folder() {
         let dir = earlier.join("reno-rtt/real").join(format!("repeat-{seed}"));
         let r = Command::new(env!("CARGO_BIN_EXE_pathpool"))
             .arg("run")
-            .arg(suite().join("reno-rtt.toml"))
+            .arg(fidelity_suite().join("reno-rtt.toml"))
             .args(["--seed", &seed.to_string()])
-            .args(SHORT)
+            .args(SHORT_RUN)
             .arg("--out")
             .arg(&dir)
             .output()

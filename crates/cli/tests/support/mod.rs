@@ -119,3 +119,11 @@ pub fn median(mut v: Vec<f64>) -> f64 {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
 }
+
+/// scenarios/fidelity, the fidelity suite's scenario files.
+pub fn fidelity_suite() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/fidelity")
+}
+
+/// `--set` arguments that make a fidelity case a few seconds long.
+pub const SHORT_RUN: [&str; 4] = ["--set", "simulation.duration=4s", "--set", "simulation.warmup=1s"];
