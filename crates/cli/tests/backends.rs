@@ -129,3 +129,36 @@ fn a_scenario_a_backend_cannot_run_is_refused_naming_the_key() {
     assert!(err.contains("links.bottleneck.queue") && err.contains("red"), "{err}");
     assert!(!out.exists(), "a refused run made its output folder");
 }
+
+#[test]
+fn mptcp_sbd_on_linux_runs_with_the_sbd_daemon_beside_it() {
+    // Without the daemon pp_mptcp_sbd keeps its subflows in one group (coupled OLIA): `run
+    // --backend linux` runs the daemon beside the run, as compare and fidelity do, and a run
+    // whose daemon decided nothing is an error, not a number (30 s: the daemon decides once
+    // its window holds S0's N = 50 intervals of 350 ms, about 20 s in: docs/kernel.md).
+    if !pathpool_testbed::is_root() {
+        pathpool_testbed::skip::skip("mptcp_sbd_on_linux_runs_with_the_sbd_daemon_beside_it", "needs root (network namespaces, TUN devices, tc, BPF struct_ops)");
+        return;
+    }
+    let out = out_dir("sbd");
+    let bin = env!("CARGO_BIN_EXE_pathpool");
+    let mut c = match lock() {
+        Some(lock) => {
+            let mut c = Command::new("flock");
+            c.arg(lock).arg(bin);
+            c
+        }
+        None => Command::new(bin),
+    };
+    c.arg("run").arg(scenario("fidelity/sbd-shared.toml")).arg("--out").arg(&out).args(["--backend", "linux", "--seed", "1"]);
+    let r = c.args(["--set", "simulation.duration=30s", "--set", "simulation.warmup=2s"]).output().expect("pathpool runs");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let (_, s) = summary_keys(&out);
+    assert_eq!(s["scheme"], "mptcp-sbd", "{s}");
+    let decisions = s["sbd_daemon.decisions"].as_u64().unwrap_or_else(|| panic!("no sbd_daemon.decisions in {s}"));
+    assert!(decisions > 0 && s["sbd_daemon.samples"].as_u64().unwrap() > 0, "{s}");
+    let log = std::fs::read_to_string(out.join("sbd.log")).expect("the daemon's log beside the run");
+    assert!(log.contains(" decision "), "{log}");
+    assert!(out.join("samples.csv").is_file());
+    let _ = std::fs::remove_dir_all(&out);
+}

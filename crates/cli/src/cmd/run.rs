@@ -4,7 +4,7 @@
 use crate::error::CliError;
 use crate::outdir::OutDir;
 use clap::Args;
-use pathpool_experiment::{Backend, RunError};
+use pathpool_experiment::RunError;
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -56,16 +56,21 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         RunError::Failed(m) => CliError::runtime(m),
     };
     // Checked before any output folder is made.
-    let probe: Box<dyn Backend> = crate::backends::make(&args.backend, true, None);
-    probe.check(&loaded).map_err(refused)?;
+    crate::comparison::one_run::check_as("--backend", &args.backend, &loaded)?;
     if crate::backends::real(&args.backend) && !pathpool_testbed::is_root() {
         return Err(CliError::usage(format!("--backend {} needs root (it builds network namespaces, TUN devices and queues); run it as root", args.backend)));
     }
     let out = OutDir::create_reading("--out", &args.out, &[args.file.as_path()])?;
     let pcap = args.pcap.as_ref().map(|dir| OutDir::create_reading("--pcap", dir, &[args.file.as_path()])).transpose()?;
-    let outcome = crate::backends::make(&args.backend, true, pcap.as_ref().map(|p| p.path().to_path_buf())).run(&loaded).map_err(refused)?;
-    let summary = pathpool_experiment::output::write_all(out.path(), &outcome)
-        .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.target().display())))?;
+    let (outcome, summary) = if args.backend == "linux" {
+        // The SBD daemon runs beside a run that asks for MPTCP-SBD, as under compare.
+        crate::comparison::one_run::run_linux_into("--backend", true, &loaded, out.path(), &|line| eprintln!("{line}"))?
+    } else {
+        let outcome = crate::backends::make(&args.backend, true, pcap.as_ref().map(|p| p.path().to_path_buf())).run(&loaded).map_err(refused)?;
+        let summary = pathpool_experiment::output::write_all(out.path(), &outcome)
+            .map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", out.target().display())))?;
+        (outcome, summary)
+    };
     if let Some(pcap) = pcap {
         pcap.finish()?;
     }

@@ -1,34 +1,42 @@
-//! One run of one backend into its output folder. The linux backend here is the testbed with
-//! the SBD daemon beside every run that asks for MPTCP-SBD (pp_mptcp_sbd): the daemon's log
+//! One run of one backend into its output folder. The linux backend (of `run`, `compare` and
+//! `fidelity`) is the testbed with the SBD daemon beside every run that asks for MPTCP-SBD (pp_mptcp_sbd): the daemon's log
 //! and RTT samples go beside the run's outputs (sbd.log, samples.csv) and its decisions into
 //! summary.json (`sbd_daemon.*`).
 
 use super::sbd_daemon::{daemon_decisions, uses_sbd, with_sbd_daemon};
 use crate::error::CliError;
+use pathpool_experiment::outcome::Outcome;
 use pathpool_experiment::{Backend, Loaded, RunError};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn linux() -> pathpool_testbed::Linux {
-    pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress: false, capture: None, host_captures: Vec::new() } }
+fn linux(progress: bool) -> pathpool_testbed::Linux {
+    pathpool_testbed::Linux { options: pathpool_testbed::RunOptions { progress, capture: None, host_captures: Vec::new() } }
 }
 
-fn refused(backend: &str, e: RunError) -> CliError {
+/// The option that named the backend, as errors quote it: `--backends` (compare, fidelity)
+/// or `--backend` (run).
+fn refused(flag: &str, backend: &str, e: RunError) -> CliError {
     match e {
-        RunError::Refused(m) => CliError::usage(format!("--backends {backend}: {m}")),
-        RunError::Failed(m) => CliError::runtime(format!("--backends {backend}: {m}")),
+        RunError::Refused(m) => CliError::usage(format!("{flag} {backend}: {m}")),
+        RunError::Failed(m) => CliError::runtime(format!("{flag} {backend}: {m}")),
     }
 }
 
 /// Whether `backend` can run `l` (before any run): linux as the testbed checks it, MPTCP-SBD
 /// included, for the daemon comes with it here.
 pub fn check(backend: &str, l: &Loaded) -> Result<(), CliError> {
+    check_as("--backends", backend, l)
+}
+
+/// `check`, its errors naming the option `flag`.
+pub fn check_as(flag: &str, backend: &str, l: &Loaded) -> Result<(), CliError> {
     match backend {
-        "linux" => linux().check(l),
+        "linux" => linux(false).check(l),
         _ => crate::backends::make(backend, false, None).check(l),
     }
-    .map_err(|e| refused(backend, e))
+    .map_err(|e| refused(flag, backend, e))
 }
 
 /// Every backend checks every case (its run 1) before anything runs or any folder is made.
@@ -50,17 +58,26 @@ fn writing(dir: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
 /// the summary. `log` gets the daemon's line.
 pub fn run_into(backend: &str, l: &Loaded, dir: &Path, log: &dyn Fn(&str)) -> Result<BTreeMap<String, Value>, CliError> {
     if backend != "linux" {
-        let outcome = crate::backends::make(backend, false, None).run(l).map_err(|e| refused(backend, e))?;
+        let outcome = crate::backends::make(backend, false, None).run(l).map_err(|e| refused("--backends", backend, e))?;
         return pathpool_experiment::output::write_all(dir, &outcome).map_err(writing(dir));
     }
-    let testbed = linux();
-    let plan = pathpool_testbed::run::check(l).map_err(|e| CliError::usage(format!("--backends linux: {e}")))?;
+    run_linux_into("--backends", false, l, dir, log).map(|(_, summary)| summary)
+}
+
+/// The linux backend's run of `l` into `dir`, the SBD daemon beside it where the scenario asks
+/// for MPTCP-SBD; `flag` names the option in errors, `progress` shows a progress bar. Returns
+/// the outcome (its warnings) and the summary as written.
+pub fn run_linux_into(flag: &str, progress: bool, l: &Loaded, dir: &Path, log: &dyn Fn(&str)) -> Result<(Outcome, BTreeMap<String, Value>), CliError> {
+    let failed = |e: pathpool_testbed::TestbedError| CliError::runtime(format!("{flag} linux: {e}"));
+    let testbed = linux(progress);
+    let plan = pathpool_testbed::run::check(l).map_err(|e| CliError::usage(format!("{flag} linux: {e}")))?;
     let run = || testbed.run(l).map_err(|e| pathpool_testbed::TestbedError(e.to_string()));
     if !uses_sbd(&plan) {
-        let outcome = run().map_err(|e| CliError::runtime(format!("--backends linux: {e}")))?;
-        return pathpool_experiment::output::write_all(dir, &outcome).map_err(writing(dir));
+        let outcome = run().map_err(failed)?;
+        let summary = pathpool_experiment::output::write_all(dir, &outcome).map_err(writing(dir))?;
+        return Ok((outcome, summary));
     }
-    let (outcome, daemon) = with_sbd_daemon(dir, run, log).map_err(|e| CliError::runtime(format!("--backends linux: {e}")))?;
+    let (outcome, daemon) = with_sbd_daemon(dir, run, log).map_err(failed)?;
     let mut summary = pathpool_experiment::output::write_all(dir, &outcome).map_err(writing(dir))?;
     let log_text = std::fs::read_to_string(dir.join("sbd.log")).map_err(writing(dir))?;
     let (apart, together, total) = daemon_decisions(&log_text);
@@ -73,5 +90,5 @@ pub fn run_into(backend: &str, l: &Loaded, dir: &Path, log: &dyn Fn(&str)) -> Re
         summary.insert("sbd_daemon.traffic_start_unix_s".into(), serde_json::json!(t));
     }
     std::fs::write(dir.join("summary.json"), pathpool_scenario::summary::to_json(&summary)).map_err(writing(dir))?;
-    Ok(summary)
+    Ok((outcome, summary))
 }
