@@ -85,15 +85,24 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         cases.push(case);
     }
     comparison::one_run::check_cases(&cases, &args.backends)?;
-    if let Some(b) = args.backends.iter().find(|b| crate::backends::real(b)).filter(|_| !pathpool_testbed::is_root()) {
-        return Err(CliError::usage(format!("--backends {b} needs root (it builds network namespaces, TUN devices and queues); run it as root")));
-    }
     if let Some(kept) = &args.reuse {
         if !kept.is_dir() {
             return Err(CliError::usage(format!("--reuse: expected an earlier output folder, found no folder '{}'", kept.display())));
         }
         if std::fs::canonicalize(kept).ok() == std::fs::canonicalize(&args.out).ok() {
             return Err(CliError::usage(format!("--reuse: '{}' is the --out folder, whose files this comparison replaces; name the earlier runs' folder and another --out", kept.display())));
+        }
+    }
+    if !pathpool_testbed::is_root() {
+        // Real runs need root unless every one of them is kept in --reuse's folder.
+        for b in args.backends.iter().filter(|b| crate::backends::real(b)) {
+            let all_kept = match &args.reuse {
+                Some(kept) => comparison::kept::keeps_every_run(kept, &cases, b, per_backend[b])?,
+                None => false,
+            };
+            if !all_kept {
+                return Err(CliError::usage(format!("--backends {b} needs root (it builds network namespaces, TUN devices and queues); run it as root, or name with --reuse a folder that keeps every one of its runs")));
+            }
         }
     }
     let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
