@@ -28,3 +28,12 @@ fn table() -> String {
 fn docs_schemes_md_lists_every_scheme_and_where_it_runs() {
     support::doc_section("docs/schemes.md", BEGIN, END, &table(), "PATHPOOL_WRITE_DOCS=1 cargo test -p pathpool --test schemes_doc");
 }
+
+/// Every scheme has a colour and a legend name of its own in the figures, so a figure of a
+/// new scheme never falls back to an unnamed default.
+#[test]
+fn every_scheme_has_a_colour_in_the_figures() {
+    for name in pathpool_cc::Scheme::names() {
+        assert!(pathpool_plot::scheme_color(name).is_some(), "scheme {name} has no colour in crates/plot/src/schemes.rs");
+    }
+}

@@ -7,8 +7,9 @@ use plotters::style::RGBColor;
 
 /// (scheme as the results name it, colour, legend name). The legend names say which detector
 /// an MPTCP-SBD run used: the reproductions run S0's, `--cc mptcp-sbd` the pathpool preset.
-const SCHEMES: [(&str, RGBColor, &str); 16] = [
+const SCHEMES: [(&str, RGBColor, &str); 18] = [
     ("uncoupled", RGBColor(127, 127, 127), "uncoupled"),
+    ("uncoupled-cubic", RGBColor(199, 199, 199), "uncoupled CUBIC"),
     ("lia", RGBColor(31, 119, 180), "LIA"),
     ("olia", RGBColor(255, 127, 14), "OLIA"),
     ("balia", RGBColor(44, 160, 44), "BALIA"),
@@ -17,6 +18,7 @@ const SCHEMES: [(&str, RGBColor, &str); 16] = [
     ("mptcp-sbd+pathpool", RGBColor(148, 103, 189), "MPTCP-SBD, pathpool preset (default)"),
     ("mptcp-sbd+corr", RGBColor(227, 119, 194), "MPTCP-SBD, S0's + correlation split"),
     ("mptcp-sbd+rfc8382", RGBColor(188, 189, 34), "MPTCP-SBD, rfc8382 preset"),
+    ("mptcp-sbd-pairwise", RGBColor(255, 152, 150), "MPTCP-SBD, pairwise groups"),
     ("tr-lia", RGBColor(23, 190, 207), "TR-LIA"),
     ("ssc-lia", RGBColor(120, 20, 20), "SSC-LIA"),
     ("fully-coupled", RGBColor(0, 0, 128), "fully coupled"),
