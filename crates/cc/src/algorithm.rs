@@ -32,8 +32,8 @@ pub enum Algorithm {
     WVegas,
 }
 
-use crate::scheme::Backend::{Linux, Quic, Sim};
-use crate::scheme::Facts;
+use crate::facts::Backend::{Linux, Quic, Sim};
+use crate::facts::Facts;
 
 /// One row per algorithm: its name, what it is, the backends that run it. Every algorithm but
 /// `reno` and `cubic` is also a multipath scheme of that name (`crate::Scheme`).

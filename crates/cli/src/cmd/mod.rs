@@ -17,4 +17,6 @@ pub mod kernel;
 pub mod quic;
 mod quic_netns;
 mod quic_netns_layout;
+mod quic_output;
+mod quic_shape;
 mod quic_split;

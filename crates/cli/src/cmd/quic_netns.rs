@@ -10,7 +10,8 @@
 //! per link. Devices and qdiscs go with the namespaces, which are removed on success,
 //! on error and on Ctrl-C/SIGTERM (pathpool-netlab's `Network`).
 
-use crate::cmd::quic::{write_run, Checked, Shape};
+use crate::cmd::quic_output::write_run;
+use crate::cmd::quic_shape::{Checked, Shape};
 use crate::cmd::quic_netns_layout::{self as layout, Layout};
 use crate::cmd::quic_split::{read_report, PROBE};
 use crate::error::CliError;
@@ -187,11 +188,11 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
     network.stop();
     drop(network);
     out.finish()?;
-    super::quic::print_summary(&a.out);
+    super::quic_output::print_summary(&a.out);
     if !failed.is_empty() {
         return Err(CliError::runtime(format!("processes failed (outputs written; see their logs): {}", failed.join(", "))));
     }
-    crate::cmd::quic::flow_errors(&report)
+    crate::cmd::quic_output::flow_errors(&report)
 }
 
 fn experiment(layout: &Layout, [duration, warmup, delay]: [Duration; 3], rate: f64, buffer: u64) -> Experiment {

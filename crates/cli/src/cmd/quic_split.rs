@@ -56,18 +56,18 @@ pub const PROBE: Duration = Duration::from_millis(100);
 
 pub fn send(a: QuicSendArgs) -> Result<(), CliError> {
     let cc: QuicCc = a.cc.parse().map_err(|e| CliError::usage(format!("--cc: {e}")))?;
-    let duration = crate::cmd::quic::seconds("--duration", crate::time_arg::parse("--duration", &a.duration)?)?;
+    let duration = crate::cmd::quic_shape::seconds("--duration", crate::time_arg::parse("--duration", &a.duration)?)?;
     let cert_der = std::fs::read(&a.cert).map_err(|e| CliError::usage(format!("--cert: expected a readable certificate file, '{}': {e}", a.cert.display())))?;
     let out = OutDir::create("--out", &a.out)?;
     let o = SendOptions { to: a.to, from: a.from, cc, cert_der, duration, grace: Duration::from_secs(10), probe: PROBE };
     let report = loopback::send(&o).map_err(CliError::usage)?;
     std::fs::write(out.join("report.json"), serde_json::to_string(&to_json(&report)).map_err(|e| CliError::runtime(e.to_string()))?)?;
     out.finish()?;
-    crate::cmd::quic::flow_errors(&report)
+    crate::cmd::quic_output::flow_errors(&report)
 }
 
 pub fn recv(a: QuicRecvArgs) -> Result<(), CliError> {
-    let limit = crate::cmd::quic::seconds("--limit", crate::time_arg::parse("--limit", &a.limit)?)?;
+    let limit = crate::cmd::quic_shape::seconds("--limit", crate::time_arg::parse("--limit", &a.limit)?)?;
     let out = OutDir::create("--out", &a.out)?;
     let certs = Certificates::generate().map_err(CliError::runtime)?;
     let cert_out = a.cert_out.clone();
@@ -79,7 +79,7 @@ pub fn recv(a: QuicRecvArgs) -> Result<(), CliError> {
     let report = loopback::recv(a.listen, &certs, limit, PROBE, ready).map_err(CliError::usage)?;
     std::fs::write(out.join("report.json"), serde_json::to_string(&to_json(&report)).map_err(|e| CliError::runtime(e.to_string()))?)?;
     out.finish()?;
-    crate::cmd::quic::flow_errors(&report)
+    crate::cmd::quic_output::flow_errors(&report)
 }
 
 fn nan_to_null(v: &[f64]) -> Vec<Value> {
