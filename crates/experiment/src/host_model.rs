@@ -10,9 +10,6 @@
 
 use crate::error::Result;
 use crate::fields::Fields;
-use crate::schema::FlowKind;
-use crate::topology::{Hop, Topology};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostModel {
@@ -97,40 +94,11 @@ impl HostModel {
     /// `simulation.host_latency`'s default for a host: one packet time of `packet_bytes` at
     /// `bottleneck_bps` under Linux hosts (the receiving host's latency is unknown to within
     /// that: docs/fidelity-notes.md, "Phase: the hosts' latency"), none for ideal hosts.
-    fn host_latency(self, packet_bytes: u64, bottleneck_bps: u64) -> u64 {
+    pub(crate) fn host_latency(self, packet_bytes: u64, bottleneck_bps: u64) -> u64 {
         if !self.linux() || bottleneck_bps == 0 {
             return 0;
         }
         let ps = packet_bytes as u128 * 8 * crate::units::PS_PER_SEC as u128 / bottleneck_bps as u128;
         ps.min(u64::MAX as u128) as u64
     }
-}
-
-/// The bound of each receiving host's latency (`simulation.host_latency`), by host number
-/// (`crate::hosts::Hosts`): the file's value for every host if it gives one; otherwise the
-/// host model's, one packet time at the narrowest link of the routes into that host (the
-/// largest over them), so that a host behind a fast link is not given a slow link's
-/// latency (which would make its flows' RTTs differ by more than the phase it models).
-pub fn receiving_host_latencies(l: &crate::Loaded) -> BTreeMap<u64, u64> {
-    let spec = &l.scenario.simulation;
-    let topo = &l.topology;
-    let hosts = crate::hosts::Hosts::of(topo);
-    let mut out = BTreeMap::new();
-    let mut note = |route: &[Hop], packet: u64| {
-        let bound = spec.host_latency.unwrap_or_else(|| spec.hosts.host_latency(packet, narrowest(topo, route)));
-        let e = out.entry(hosts.receiver(route)).or_insert(0);
-        *e = (*e).max(bound);
-    };
-    for flow in &topo.flows {
-        match &l.scenario.flows[flow.template].kind {
-            FlowKind::Tcp(t) => note(&flow.route, t.packet_size),
-            FlowKind::Mptcp(m) => flow.subflows.iter().for_each(|(fwd, _)| note(fwd, m.tcp.packet_size)),
-            FlowKind::Udp(_) => {}
-        }
-    }
-    out
-}
-
-fn narrowest(topo: &Topology, route: &[Hop]) -> u64 {
-    route.iter().map(|h| crate::mptcp_outcome::hop_rate(topo, h)).min().unwrap_or(0)
 }

@@ -20,6 +20,7 @@ pub mod decode;
 pub mod error;
 pub mod fields;
 pub mod fidelity;
+pub mod host_latency;
 pub mod host_model;
 pub mod hosts;
 pub mod limits;

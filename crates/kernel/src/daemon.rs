@@ -6,7 +6,7 @@
 //! connections whose pp_conns entry is gone are forgotten.
 
 use crate::{sbd_controller, SbdRun};
-use libbpf_rs::{MapCore, MapFlags, MapHandle, RingBufferBuilder};
+use libbpf_rs::{MapCore, MapFlags, RingBufferBuilder};
 use crate::grouping::{ConnGroups, Outcome};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -120,7 +120,7 @@ fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Wri
                 stats.borrow_mut().changes += 1;
                 let was = d.previous.as_deref().map_or("none".to_string(), describe);
                 writeln!(log, "{} token {token:08x} groups changed: {was} -> {}", stamp(), describe(&d.groups)).ok();
-                write_pairs(&groups_map, token, &d.groups)?;
+                crate::loader::write_pairs(&groups_map, token, &d.groups)?;
             }
         }
         if last_sweep.elapsed() >= Duration::from_secs(1) {
@@ -150,14 +150,4 @@ fn serve(log: &mut dyn Write, max: Option<Duration>, samples: Option<Box<dyn Wri
     writeln!(log, "{} sbd daemon: stopped after {} samples, {} decisions, {} not yet, {} group changes, {} connections forgotten",
         stamp(), s.samples, s.decisions, s.not_yet, s.changes, s.forgotten).ok();
     Ok(s)
-}
-
-pub(crate) fn write_pairs(map: &MapHandle, token: u32, pairs: &[(u32, u32)]) -> Result<(), String> {
-    for &(sf, g) in pairs {
-        let mut key = token.to_ne_bytes().to_vec();
-        key.extend_from_slice(&sf.to_ne_bytes());
-        map.update(&key, &g.to_ne_bytes(), MapFlags::ANY)
-            .map_err(|e| format!("writing the group of subflow {sf}: {e}"))?;
-    }
-    Ok(())
 }

@@ -276,5 +276,16 @@ fn opts() -> u32 {
 
 /// Writes each (subflow id, group) of connection `token` into the map pp_mptcp_sbd reads.
 pub fn write_groups(token: u32, groups: &[(u32, u32)]) -> Result<(), String> {
-    crate::daemon::write_pairs(&open_map("pp_groups")?, token, groups)
+    write_pairs(&open_map("pp_groups")?, token, groups)
+}
+
+/// Each (subflow, group) of connection `token` into the groups map `map`.
+pub(crate) fn write_pairs(map: &MapHandle, token: u32, pairs: &[(u32, u32)]) -> Result<(), String> {
+    for &(sf, g) in pairs {
+        let mut key = token.to_ne_bytes().to_vec();
+        key.extend_from_slice(&sf.to_ne_bytes());
+        map.update(&key, &g.to_ne_bytes(), MapFlags::ANY)
+            .map_err(|e| format!("writing the group of subflow {sf}: {e}"))?;
+    }
+    Ok(())
 }

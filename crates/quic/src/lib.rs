@@ -28,6 +28,7 @@
 //! docs/quic.md describes the mapping of noq's callbacks, the measurements and the limits.
 //! [noq]: https://crates.io/crates/noq
 
+mod ack_delay;
 mod backend;
 pub mod loopback;
 mod name;
@@ -37,6 +38,7 @@ mod shared;
 
 pub use backend::{check as check_scenario, Quic, QuicFlow};
 pub use name::QuicCc;
-pub use path_cc::{AckDelayStats, CoupledFactory, PathCc, PathSnapshot};
+pub use ack_delay::AckDelayStats;
+pub use path_cc::{CoupledFactory, PathCc, PathSnapshot};
 pub use sbd::{coupling_sets, detector_params, SbdDecision, SbdInput};
 pub use shared::SLOTS;

@@ -19,6 +19,7 @@
 //!   (2 datagrams).
 //! - `on_spurious_congestion_event`: nothing is undone (as noq's own NewReno).
 
+use crate::ack_delay::AckDelayStats;
 use crate::name::QuicCc;
 use crate::shared::{Shared, SLOTS};
 use pathpool_cc::{AckInfo, CcConfig, Signal};
@@ -247,33 +248,6 @@ pub struct PathSnapshot {
     pub ack_delay: AckDelayStats,
     /// Bytes acknowledged on the path so far (QUIC datagrams, UDP payload).
     pub acked_bytes: u64,
-}
-
-/// Summary of the ACK delays noq subtracted from a path's RTT samples.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct AckDelayStats {
-    pub samples: u64,
-    pub sum_ns: u64,
-    pub max_ns: u64,
-    /// Samples above 1 ms.
-    pub over_1ms: u64,
-}
-
-impl AckDelayStats {
-    pub(crate) fn add(&mut self, ns: u64) {
-        self.samples += 1;
-        self.sum_ns = self.sum_ns.saturating_add(ns);
-        self.max_ns = self.max_ns.max(ns);
-        self.over_1ms += u64::from(ns > 1_000_000);
-    }
-
-    /// Adds another path's counts.
-    pub fn merge(&mut self, o: &AckDelayStats) {
-        self.samples += o.samples;
-        self.sum_ns = self.sum_ns.saturating_add(o.sum_ns);
-        self.max_ns = self.max_ns.max(o.max_ns);
-        self.over_1ms += o.over_1ms;
-    }
 }
 
 /// Builds the per-path controllers of ONE connection: they share one coupled state. Give each

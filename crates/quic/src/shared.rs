@@ -3,7 +3,7 @@
 //! taken, the connection's time origin, and the shared bottleneck detector when asked for.
 
 use crate::name::QuicCc;
-use crate::path_cc::AckDelayStats;
+use crate::ack_delay::AckDelayStats;
 use crate::sbd::{SbdCoupler, SbdDecision, SbdInput};
 use pathpool_cc::{AckInfo, CcConfig, Controller, Nanos, Signal, SubflowSet};
 use std::time::Instant;

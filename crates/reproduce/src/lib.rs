@@ -7,6 +7,7 @@
 //! the paper, which writes its section of the report, its figures and the CSVs behind them.
 
 pub mod job;
+pub mod numbers;
 pub mod out_folder;
 pub mod out_lock;
 pub mod papers;

@@ -1,6 +1,7 @@
 //! A paper's part of the reproduction: its report section (Markdown), its figures and the
 //! CSVs behind them (in the paper's own folder), and its headline keys for summary.json.
 
+use crate::numbers::num;
 use crate::verdict::Claim;
 use pathpool_plot::{box_plot, line_panels, BoxGroup, BoxTitles, Panel};
 use serde_json::Value;
@@ -105,23 +106,6 @@ impl PaperOut {
 
     fn image(&mut self, stem: &str, caption: &str) {
         let _ = write!(self.markdown, "![{caption}]({}/{stem}.png)\n\n", self.paper);
-    }
-}
-
-/// A number for tables: three significant decimals, `n/a` when missing.
-pub fn fmt(v: Option<f64>) -> String {
-    match v {
-        Some(x) if x.is_finite() => format!("{x:.3}"),
-        _ => "n/a".into(),
-    }
-}
-
-/// A number for CSVs: shortest exact form.
-pub fn num(v: f64) -> String {
-    if v.is_finite() {
-        v.to_string()
-    } else {
-        String::new()
     }
 }
 

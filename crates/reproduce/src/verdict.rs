@@ -2,7 +2,7 @@
 //! whether they agree (ours inside a stated range around the paper's) and, where they do not,
 //! the one-line reason with the section that explains it.
 
-use crate::report::fmt;
+use crate::numbers::fmt;
 use std::ops::RangeInclusive;
 
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ pub mod scheme;
 mod simulate;
 
 pub use pathpool_experiment::{
-    bounded_read, decode, delay_trace, detector_blind, error, fields, host_model, hosts, limits, load, load_str, mptcp, mptcp_outcome, outcome, output, phase_lock, progress,
+    bounded_read, decode, delay_trace, detector_blind, error, fields, host_latency, host_model, hosts, limits, load, load_str, mptcp, mptcp_outcome, outcome, output, phase_lock, progress,
     randomness, schema, summary, topology, tree, units, Loaded, Scenario, ScenarioError, Source, Topology,
 };
 pub use backend::Simulator;

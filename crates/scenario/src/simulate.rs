@@ -80,7 +80,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
     let elements = |hops: &[Hop]| -> Vec<sim::ElementId> { hops.iter().flat_map(|h| directions[index[h]].elements.iter().copied()).collect() };
 
     let hosts = crate::hosts::Hosts::of(topo);
-    let latency = crate::host_model::receiving_host_latencies(l);
+    let latency = crate::host_latency::receiving_host_latencies(l);
     let latency_of = |host: u64| latency.get(&host).copied().unwrap_or(0);
     // Simulator flows in creation order (a connection's subflows are flows too).
     let mut sim_flows: Vec<(String, bool)> = Vec::with_capacity(topo.flows.len());

@@ -161,7 +161,7 @@ fn per_flow_keys_override_the_model() {
 
 #[test]
 fn each_receiving_host_waits_up_to_one_packet_time_at_its_narrowest_link() {
-    use pathpool_scenario::host_model::receiving_host_latencies;
+    use pathpool_scenario::host_latency::receiving_host_latencies;
     // Every flow of the example ends at "server", behind the 20 Mb/s bottleneck: 600 us.
     let bounds = |sets: &[&str]| receiving_host_latencies(&load(EXAMPLE, &sets.iter().map(|s| s.to_string()).collect::<Vec<_>>())).into_values().collect::<Vec<_>>();
     assert_eq!(bounds(&[]), vec![600_000_000]);

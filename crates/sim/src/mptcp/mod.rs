@@ -2,6 +2,7 @@
 //! controller, data-level reassembly, schedulers, and MPTCP-SBD / TR-LIA (see `engine`).
 
 mod ack_delay;
+mod ack_shape;
 pub mod config;
 pub(crate) mod engine;
 pub mod options;

@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use pathpool_cc::SubflowSet;
 use pathpool_sbd::{TrendLineDetector, TrendParams};
 
+use super::ack_shape::AckShape;
 use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
 use super::receiver::GroupingRecord;
@@ -54,14 +55,6 @@ impl DsnMap {
     pub fn first_outstanding(&self) -> Option<u64> {
         self.dsns.front().copied()
     }
-}
-
-/// What an ACK that gave an RTT sample acknowledged: how many segments it newly covered,
-/// and whether it carried no SACK block (the receiver held nothing out of order).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct AckShape {
-    pub segments: u64,
-    pub in_order: bool,
 }
 
 /// The sender's store of MP_GROUP decisions: per subflow, the last 8 (epoch, group) pairs

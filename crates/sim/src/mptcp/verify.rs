@@ -35,7 +35,7 @@ use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, C
 
 use super::ack_delay::DelayedAckFilter;
 use super::receiver::{GroupingRecord, SampleThinning};
-use super::sender::AckShape;
+use super::ack_shape::AckShape;
 use crate::time::{to_nanos, Time};
 
 /// The delay test's memory in intervals of 350 ms (35 s): at 10 Mb/s and 10 ms with Linux

@@ -4,7 +4,7 @@
 use super::experiment;
 use crate::job::Results;
 use crate::papers::seeds::{median, values};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::PaperOut;
 use pathpool_plot::{BoxGroup, BoxTitles};
 

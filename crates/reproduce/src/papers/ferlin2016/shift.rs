@@ -5,7 +5,8 @@
 use super::{scheme_run, SBD_CORR, SBD_PATHPOOL, SBD_RFC8382};
 use crate::papers::seeds::{seed_id, values_of};
 use crate::job::{Job, Results};
-use crate::report::{cdf_with_misses, fmt};
+use crate::numbers::fmt;
+use crate::report::cdf_with_misses;
 use crate::scenario_job::{scenario_job, Extract};
 use crate::{stats, Claim, Options, PaperOut};
 use pathpool_plot::{Panel, Series};

@@ -4,7 +4,7 @@
 use super::{experiment, SBD_CORR, SBD_PATHPOOL};
 use crate::job::Results;
 use crate::papers::seeds::{mean, median, values};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::{Claim, PaperOut};
 use pathpool_plot::{BoxGroup, BoxTitles};
 

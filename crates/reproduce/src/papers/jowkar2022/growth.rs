@@ -3,7 +3,7 @@
 //! 1's; the subflows alone on disjoint links, or subflow 1 sharing its link with NewReno.
 
 use crate::job::{Job, Results};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::PaperOut;
 use pathpool_cc::Algorithm;
 use pathpool_plot::{Panel, Series};

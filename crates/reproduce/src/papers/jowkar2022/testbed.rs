@@ -5,7 +5,7 @@
 
 use crate::job::{Job, Results};
 use crate::papers::seeds::{mean, seed_id};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::scenario_job::{scenario_job, ScenarioRun, SUMMARY};
 use crate::{Options, PaperOut};
 

@@ -4,7 +4,7 @@
 
 use crate::job::{Job, Results};
 use crate::papers::seeds::{median, seed_id};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::stats;
 use crate::{Options, PaperOut};
 use pathpool_cc::Algorithm;

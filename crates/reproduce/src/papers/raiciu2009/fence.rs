@@ -6,7 +6,7 @@ use super::flappiness::window_panel;
 use super::{file, link_rate_bps, loss_rate, one_in, per_seed, scenario_jobs, SEEDS};
 use crate::job::{Job, Results};
 use crate::papers::seeds::{median, seed_id};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::stats;
 use crate::{Claim, Options, PaperOut};
 use pathpool_plot::{BoxGroup, BoxTitles};

@@ -6,7 +6,7 @@ use super::windows::EXTREME_SHARE;
 use super::{scenario_jobs, SEEDS};
 use crate::job::{Job, Results};
 use crate::papers::seeds::{median, seed_id};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::{Options, PaperOut};
 use pathpool_plot::{Panel, Series};
 

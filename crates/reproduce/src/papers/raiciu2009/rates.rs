@@ -8,7 +8,7 @@ use super::windows::PACKET_BYTES;
 use super::{file, link_rate_bps, loss_rate, one_in, per_seed, scenario_jobs, SEEDS};
 use crate::job::{Job, Results};
 use crate::papers::seeds::{median, values};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::stats;
 use crate::{Claim, Options, PaperOut};
 use pathpool_plot::{BoxGroup, BoxTitles};

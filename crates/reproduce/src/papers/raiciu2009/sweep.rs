@@ -6,7 +6,7 @@
 use super::{per_seed, scenario_jobs};
 use super::windows::PACKET_BYTES;
 use crate::job::{Job, Results};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::stats;
 use crate::{Options, PaperOut};
 use serde_json::Value;

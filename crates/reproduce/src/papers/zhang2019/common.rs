@@ -3,7 +3,7 @@
 use super::SEEDS;
 use crate::job::Job;
 use crate::papers::seeds::seed_id;
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::scenario_job::{scenario_job, Extract, ScenarioRun};
 use crate::{stats, Options};
 use serde_json::Value;

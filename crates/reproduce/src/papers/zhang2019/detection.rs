@@ -7,7 +7,7 @@
 
 use crate::job::{Job, Results};
 use crate::papers::seeds::{seed_id, values_of};
-use crate::report::{fmt, num};
+use crate::numbers::{fmt, num};
 use crate::scenario_job::{scenario_job, Extract, ScenarioRun};
 use crate::{stats, Options, PaperOut};
 use pathpool_plot::{BoxGroup, BoxTitles};

@@ -13,7 +13,7 @@ mod verdict;
 
 use crate::job::{Job, Results};
 use crate::papers::seeds::values_of;
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::scenario_job::SUMMARY;
 use crate::{stats, Options, Paper, PaperOut};
 use common::{jain, link_sets, mean_tcp_rate, scheme_jobs, session_rate};

@@ -12,7 +12,7 @@ use super::coupling::{SSC_COUPLING, TR_COUPLING};
 use super::{Experiment, LINKS, TABLE3};
 use crate::job::{Job, Results};
 use crate::papers::seeds::values_of;
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::scenario_job::{Extract, SUMMARY};
 use crate::{stats, Options, PaperOut};
 use serde_json::Value;

@@ -6,7 +6,7 @@ use super::common::{congested, jain, link_sets, run_length, scheme_jobs, BUSY, Q
 use super::SCHEMES;
 use crate::job::{Job, Results};
 use crate::papers::seeds::values_of;
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::scenario_job::SUMMARY;
 use crate::{stats, Options, PaperOut};
 

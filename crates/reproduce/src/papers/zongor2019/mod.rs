@@ -6,7 +6,7 @@ mod lp;
 
 use crate::job::{Job, Results};
 use crate::papers::seeds::{median, seed_id, values_of};
-use crate::report::fmt;
+use crate::numbers::fmt;
 use crate::scenario_job::{scenario_job, Extract, ScenarioRun};
 use crate::{stats, Claim, Options, Paper, PaperOut};
 use lp::{max_total, Capacity};
