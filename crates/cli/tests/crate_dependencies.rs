@@ -5,7 +5,9 @@
 //! on no backend, and no crate compiles another's files through `#[path]` (an edge Cargo and
 //! the table cannot see).
 
+mod support;
 use std::collections::{BTreeMap, BTreeSet};
+use support::rust_files;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -99,18 +101,6 @@ fn algorithms_stand_alone_and_backends_do_not_use_each_other() {
             for other in BACKENDS.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, o)| o.iter()) {
                 assert!(!declared[*b].contains(*other), "backend {b} depends on backend {other}");
             }
-        }
-    }
-}
-
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
         }
     }
 }

@@ -15,7 +15,7 @@
 use std::collections::VecDeque;
 use std::io::Write;
 
-use crate::element::FlowId;
+use crate::ids::FlowId;
 use crate::packet::{Packet, PacketKind, FLAG_MP_GROUP, FLAG_MP_TIMESTAMP, FLAG_PUSH};
 use crate::time::{Time, PS_PER_NS, PS_PER_US};
 

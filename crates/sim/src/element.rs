@@ -8,14 +8,6 @@ use crate::queue::Queue;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::udp::{UdpSink, UdpSource};
 
-/// An element of the simulated network (index into the arena).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ElementId(pub u32);
-
-/// A flow (TCP or UDP), numbered in creation order from 0.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct FlowId(pub u32);
-
 pub(crate) enum Element {
     Queue(Queue),
     Pipe(Pipe),

@@ -66,6 +66,7 @@ pub mod capture;
 mod ctx;
 mod element;
 mod error;
+mod ids;
 pub mod event;
 mod jitter;
 mod lead_in;
@@ -86,7 +87,7 @@ pub mod time;
 pub mod udp;
 
 pub use capture::{CaptureFlow, CaptureMptcp};
-pub use element::{ElementId, FlowId};
+pub use ids::{ElementId, FlowId};
 pub use mptcp::{MptcpConfig, MptcpId, MptcpStats, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute};
 pub use probe::{FlowSeries, ProbeSeries, QueueSeries};
 pub use queue::{Buffer, Discipline, QueueConfig, RandomTailParams, RedParams};

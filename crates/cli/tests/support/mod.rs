@@ -127,3 +127,15 @@ pub fn fidelity_suite() -> PathBuf {
 
 /// `--set` arguments that make a fidelity case a few seconds long.
 pub const SHORT_RUN: [&str; 4] = ["--set", "simulation.duration=4s", "--set", "simulation.warmup=1s"];
+
+/// Every `.rs` file under `dir`.
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}

@@ -5,7 +5,8 @@ use pathpool_cc::Controller;
 
 use super::{FlowEntry, Simulation, SIM_TARGET};
 use crate::ctx::Ctx;
-use crate::element::{Element, ElementId, FlowId};
+use crate::element::Element;
+use crate::ids::{ElementId, FlowId};
 use crate::error::ConfigError;
 use crate::event::EventKind;
 use crate::jitter::Jitter;

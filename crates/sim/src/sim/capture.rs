@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::Simulation;
 use crate::capture::{Capture, CaptureFlow};
-use crate::element::FlowId;
+use crate::ids::FlowId;
 
 impl Simulation {
     /// Starts capturing into one writer per host (see [`Capture`]); register flows with

@@ -5,7 +5,8 @@ use pathpool_cc::{Algorithm, CcConfig, Controller, MinSsthresh, SubflowSet};
 
 use super::Simulation;
 use crate::ctx::Ctx;
-use crate::element::{Element, FlowId};
+use crate::element::Element;
+use crate::ids::FlowId;
 use crate::error::ConfigError;
 use crate::mptcp::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
 use crate::mptcp::engine::{Connection, MptcpId, MptcpStats, Siblings, Subflow};

@@ -1,7 +1,8 @@
 //! The periodic probe: per-flow and per-queue time series, one sample per interval.
 
 use super::{Simulation, SIM_TARGET};
-use crate::element::{Element, ElementId, FlowId};
+use crate::element::Element;
+use crate::ids::{ElementId, FlowId};
 use crate::event::EventKind;
 use crate::probe::{FlowSeries, QueueSeries};
 use crate::queue::QueueCounters;

@@ -2,7 +2,8 @@
 //! window (from the warm-up mark), and what else tests and outputs read.
 
 use super::{FlowEntry, Mark, Simulation};
-use crate::element::{Element, ElementId, FlowId};
+use crate::element::Element;
+use crate::ids::{ElementId, FlowId};
 use crate::probe::ProbeSeries;
 use crate::queue::{Queue, QueueCounters};
 use crate::stats::{rate_bps, FlowKind, FlowSnapshot, FlowStats, QueueStats};

@@ -10,7 +10,7 @@ use crate::packet::{
 use crate::time::Time;
 
 use super::delay_log::OwdSample;
-use super::owner::FlowOwner;
+use super::FlowOwner;
 use super::seqset::SeqSet;
 use super::timer::LazyTimer;
 

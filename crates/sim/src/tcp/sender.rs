@@ -15,7 +15,7 @@ use crate::packet::{Packet, PacketId, PacketKind, FLAG_ECHO_VALID, FLAG_MP_TIMES
 use crate::time::{to_nanos, Time, PS_PER_SEC};
 
 use super::config::{Recovery, TcpFlowConfig, TcpTraffic};
-use super::owner::FlowOwner;
+use super::FlowOwner;
 use super::rack::LostRetransmits;
 use super::send_buffer::SendBuffer;
 use super::seqset::SeqSet;
