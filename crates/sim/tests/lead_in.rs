@@ -230,3 +230,19 @@ fn ties_at_the_reverse_queue_are_decided_as_with_the_pipes() {
     assert!(folded.3 < pipes.3, "{} -> {} events", pipes.3, folded.3);
     assert!(pipes.0 == folded.0 && pipes.1 == folded.1 && pipes.2 == folded.2, "the fold changed the results");
 }
+
+#[test]
+fn a_route_added_later_may_not_enter_a_merged_queues_pipe() {
+    let mut sim = Simulation::new(1);
+    let q = sim.add_queue(QueueConfig::drop_tail(10 * MBPS, Buffer::Packets(10))).unwrap();
+    let p = sim.add_pipe(ms(5));
+    let udp = |route: Vec<ElementId>, start: Time| UdpConfig { route, packet_bytes: 1000, pattern: UdpPattern::Constant { bps: MBPS }, start, stop: None };
+    let (a, b) = (sim.add_send_jitter(micros(350)), sim.add_send_jitter(micros(350)));
+    sim.add_udp_source(udp(vec![a, q, p], 0)).unwrap();
+    sim.add_udp_source(udp(vec![b, q, p], 0)).unwrap();
+    sim.run_until(ms(10), &mut |_| {});
+    let e = sim.add_udp_source(udp(vec![p], ms(10))).unwrap_err().to_string();
+    assert!(e.contains(&format!("element {}", p.0)) && e.contains("folded"), "{e}");
+    // Through the queue as the routes before it went is still open.
+    sim.add_udp_source(udp(vec![a, q, p], ms(10))).unwrap();
+}

@@ -141,7 +141,7 @@ impl Simulation {
             };
             if folded && !as_before {
                 return Err(ConfigError(format!(
-                    "{what}: element {e} is a host's delay folded into the queue after it, or that queue, since the run began (docs/simulator.md, \"Host delays without events\"); a route added later may pass it only as the first two elements of a route added before the run"
+                    "{what}: element {e} is a host's delay folded into the queue after it, that queue, or a merged queue's own pipe, since the run began (docs/simulator.md, \"Host delays without events\"); a route added later may pass it only as a route added before the run did (its first two elements, and a merged queue's pipe right after them)"
                 )));
             }
         }
