@@ -4,12 +4,10 @@
 //! event per packet per hop"). The packet in service counts against the buffer.
 
 mod ahead;
-mod merge;
 mod random_tail;
 mod red;
 mod tally;
 
-pub use merge::Pending;
 pub use random_tail::RandomTailParams;
 pub use red::{Red, RedParams};
 pub use tally::QueueCounters;
@@ -19,7 +17,6 @@ use crate::rng::Rng;
 use crate::time::{transmission_time, Time};
 
 use ahead::AheadLog;
-use merge::Merge;
 use tally::Tally;
 
 /// Buffer size limit.
@@ -91,9 +88,9 @@ pub struct Queue {
     /// Arrivals taken ahead of their time (`arrive_ahead`), for readings; None unless the
     /// queue is fed that way.
     ahead: Option<AheadLog>,
-    /// Arrivals known ahead, decided as the present passes them (`merge_inputs`); None
-    /// unless the queue is fed that way.
-    merge: Option<Merge>,
+    /// Fed by several hosts' delays, announced and decided as the present passes them
+    /// (`merge_inputs`).
+    merged: bool,
 }
 
 impl Queue {
@@ -120,7 +117,7 @@ impl Queue {
             cached_time: 0,
             tally: Tally::default(),
             ahead: None,
-            merge: None,
+            merged: false,
         }
     }
 
@@ -132,45 +129,20 @@ impl Queue {
     }
 
     pub fn is_fed_ahead(&self) -> bool {
-        self.ahead.is_some() || self.merge.is_some()
+        self.ahead.is_some() || self.merged
     }
 
     /// From now on every packet is announced when it enters a host's delay in front of the
-    /// queue (`announce`) and arrives when the simulation has passed its arrival time
-    /// (sim/merge.rs): for several inputs whose packets may arrive in another order than they
-    /// entered. Not for RED, like `feed_ahead`.
+    /// queue and arrives when the simulation has passed its arrival time (sim/merge.rs): for
+    /// several inputs whose packets may arrive in another order than they entered. Not for
+    /// RED, like `feed_ahead`.
     pub fn merge_inputs(&mut self) {
         debug_assert!(!self.is_red());
-        self.merge = Some(Merge::new());
+        self.merged = true;
     }
 
     pub fn is_merged(&self) -> bool {
-        self.merge.is_some()
-    }
-
-    /// Packet `id` of `size` bytes will arrive at `at`, by an event that would have counted
-    /// as scheduled at `sched` (`merge_inputs`).
-    #[inline(always)]
-    pub fn announce(&mut self, id: crate::packet::PacketId, size: u32, at: Time, sched: Time) {
-        self.merge.as_mut().expect("a merged queue").push(id, size, at, sched);
-    }
-
-    /// The next announced arrival, if any.
-    #[inline(always)]
-    pub fn next_announced(&self) -> Option<&Pending> {
-        self.merge.as_ref().and_then(Merge::next)
-    }
-
-    /// Takes the next announced arrival (`next_announced`); the caller offers it (`arrive`)
-    /// at its time.
-    #[inline(always)]
-    pub fn take_announced(&mut self) -> Option<Pending> {
-        self.merge.as_mut().and_then(Merge::pop)
-    }
-
-    /// Announced arrivals not yet taken.
-    pub fn announced(&self) -> usize {
-        self.merge.as_ref().map_or(0, Merge::len)
+        self.merged
     }
 
     pub fn is_red(&self) -> bool {

@@ -203,7 +203,7 @@ impl Simulation {
             unreachable!("a lead-in is followed by element {el}, not a queue")
         };
         if q.is_merged() {
-            return self.announce(el, id, size, at, sched);
+            return self.announce(el, id, at, sched);
         }
         match q.arrive_ahead(size, at, sched, self.now) {
             Some((start, end)) => self.after_queue(id, end, start),
