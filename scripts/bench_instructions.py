@@ -60,7 +60,7 @@ def main():
     args = ap.parse_args()
     for b in (args.old, args.bin):
         if not os.access(b, os.X_OK):
-            sys.exit(f"{b}: not an executable (build it first)")
+            sys.exit(f"{b!r}: not an executable file (build it first; the old one is given as --old, or OLD= to make bench-instructions)")
     started = time.time()
     counts = {}
     with tempfile.TemporaryDirectory() as scratch:
