@@ -32,6 +32,19 @@ struct Pending {
     queue: u32,
 }
 
+/// (time, scheduling time) as one number, compared in one go (without a branch on the tie).
+#[inline(always)]
+fn key(at: Time, sched: Time) -> u128 {
+    (at as u128) << 64 | sched as u128
+}
+
+impl Pending {
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        key(self.at, self.sched)
+    }
+}
+
 pub(crate) struct Merged {
     /// The merged queues, each with the pipe of its own that follows it.
     queues: Vec<(u32, u32)>,
@@ -77,7 +90,8 @@ impl Merged {
         let v = &mut self.pending;
         let mut i = v.len();
         v.push(p);
-        while i > 0 && (v[i - 1].at, v[i - 1].sched) <= (p.at, p.sched) {
+        let k = p.key();
+        while i > 0 && v[i - 1].key() <= k {
             v[i] = v[i - 1];
             i -= 1;
         }
@@ -122,8 +136,9 @@ impl Simulation {
     /// scheduled, which is not kept: docs/simulator.md).
     #[inline(never)]
     pub(super) fn decide_announced(&mut self, now: Time, sched: Time) {
+        let event = key(now, sched);
         while let Some(&p) = self.merge.pending.last() {
-            if p.at > now || (p.at == now && p.sched > sched) {
+            if p.key() > event {
                 self.merge.next = p.at;
                 return;
             }
