@@ -143,6 +143,12 @@ bench: build
 bench-hosts: build
 	python3 -m scripts.bench_hosts --bin $(BIN) --runs 5
 
+# The same in instructions (valgrind's cachegrind: exact, any load), this build against an older
+# one, OLD=<its pathpool> (docs/simulator.md, "The Linux-host model").
+.PHONY: bench-instructions
+bench-instructions: build
+	python3 -m scripts.bench_instructions --bin $(BIN) --old $(OLD)
+
 .PHONY: bench-long
 bench-long: deps
 	$(CARGO) build --release --locked -p pathpool-sim --example bench

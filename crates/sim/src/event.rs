@@ -36,6 +36,9 @@ pub enum EventKind {
     UdpSend,
     /// The periodic probe sampling every flow and queue (target is unused).
     Probe,
+    /// A queue fed by several hosts' delays decides the arrivals it was told of by now
+    /// (sim/merge.rs; target is unused).
+    MergeGuard,
 }
 
 #[derive(Clone, Copy, Debug)]

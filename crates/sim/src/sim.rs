@@ -7,6 +7,7 @@ mod build;
 pub use build::host_latency;
 mod capture;
 mod lead_in;
+mod merge;
 mod mptcp;
 mod probes;
 mod results;
@@ -72,6 +73,8 @@ pub struct Simulation {
     fold_lead_ins: bool,
     lead_ins_decided: bool,
     lead_ins: BTreeSet<(u32, u32)>,
+    /// Queues that take several hosts' delays (sim/merge.rs).
+    merge: merge::Merged,
 }
 
 impl Simulation {
@@ -100,6 +103,7 @@ impl Simulation {
             fold_lead_ins: true,
             lead_ins_decided: false,
             lead_ins: BTreeSet::new(),
+            merge: merge::Merged::default(),
         }
     }
 

@@ -96,8 +96,9 @@ fn same_results(hosts: &[u64], access: bool, reverse: Discipline) -> (u64, u64) 
 #[test]
 fn one_latency_in_front_of_the_reverse_queue_folds_without_changing_results() {
     let (pipes, folded) = same_results(&[0; 6], false, Discipline::DropTail);
-    // The reverse queue's latency pipes go; the send jitter into the shared bottleneck stays.
-    assert!(folded * 10 < pipes * 8, "{pipes} -> {folded} events");
+    // The reverse queue's latency pipes go, and so does the send jitter into the shared
+    // bottleneck, merged (sim/merge.rs): two events per packet of four.
+    assert!(folded * 10 < pipes * 6, "{pipes} -> {folded} events");
 }
 
 #[test]
@@ -110,12 +111,71 @@ fn jitter_into_an_own_access_queue_folds_without_changing_results() {
 }
 
 #[test]
-fn different_latencies_into_one_queue_keep_their_pipes() {
+fn different_latencies_into_one_queue_merge_without_changing_results() {
     // Two receiving hosts, two latencies, one reverse queue: the ACKs' arrival order there is
-    // not that of their sending, so the pipes stay (and the jitter into the shared bottleneck).
+    // not that of their sending, so the queue decides each once the present has passed its
+    // arrival (sim/merge.rs), as it does with the senders' jitter into the bottleneck.
     assert_ne!(host_latency(1, micros(900), 0), host_latency(1, micros(900), 1));
     let (pipes, folded) = same_results(&[0, 1, 0, 1, 0, 1], false, Discipline::DropTail);
-    assert_eq!(pipes, folded);
+    assert!(folded * 10 < pipes * 6, "{pipes} -> {folded} events");
+}
+
+/// Two short transfers through their senders' jitter into one queue, and nothing else that
+/// would make the simulation stop before a packet must have been decided: the first
+/// packets' next event would be the retransmission timer, a second later. The merged queue
+/// must still decide each packet in time (its guard event), so the transfers end when they
+/// did with the pipes, in fewer events (without the guard the decisions wait for the
+/// timer, and the run takes more events than with the pipes).
+#[test]
+fn a_merged_queue_decides_in_time_when_nothing_else_happens() {
+    let run = |fold: bool| {
+        let mut sim = Simulation::new(3);
+        sim.set_fold_lead_ins(fold);
+        let q = sim.add_queue(QueueConfig::drop_tail(10 * MBPS, Buffer::Packets(20))).unwrap();
+        let fwd = sim.add_pipe(ms(10));
+        let back = sim.add_pipe(ms(10));
+        let flows: Vec<FlowId> = (0..2u64)
+            .map(|i| {
+                let mut cfg = TcpFlowConfig::new(vec![sim.add_send_jitter(micros(350)), q, fwd], vec![back]);
+                cfg.traffic = TcpTraffic::Bytes(3 * 1500);
+                cfg.delayed_ack = None;
+                cfg.start = i;
+                sim.add_tcp_flow(cfg).unwrap()
+            })
+            .collect();
+        sim.run_until(ms(3_000), &mut |_| {});
+        let stats: Vec<FlowStats> = flows.iter().map(|&f| sim.flow_stats(f)).collect();
+        (stats, sim.queue_stats(q), sim.events_processed())
+    };
+    let (pipes, folded) = (run(false), run(true));
+    assert!(pipes.0.iter().all(|f| f.completed_at.is_some() && f.timeouts == 0), "{:?}", pipes.0);
+    assert!(folded.2 < pipes.2, "{} -> {} events", pipes.2, folded.2);
+    assert!(pipes.0 == folded.0 && pipes.1 == folded.1, "the merge changed the results");
+}
+
+#[test]
+fn a_queue_whose_pipe_others_enter_too_keeps_the_jitter_pipes() {
+    // The bottleneck's pipe also carries a third flow's packets that did not come through the
+    // bottleneck: a decision made after the arrival could reach the pipe behind a packet due
+    // later, so the senders' jitter pipes stay.
+    let run = |fold: bool| {
+        let mut sim = Simulation::new(1);
+        sim.set_fold_lead_ins(fold);
+        let q = sim.add_queue(QueueConfig::drop_tail(10 * MBPS, Buffer::Packets(20))).unwrap();
+        let side = sim.add_queue(QueueConfig::drop_tail(10 * MBPS, Buffer::Packets(20))).unwrap();
+        let fwd = sim.add_pipe(ms(10));
+        let back = sim.add_pipe(ms(10));
+        let mut fwds = vec![vec![sim.add_send_jitter(micros(350)), q, fwd], vec![sim.add_send_jitter(micros(350)), q, fwd]];
+        fwds.push(vec![side, fwd]);
+        for f in fwds {
+            let mut cfg = TcpFlowConfig::new(f, vec![back]);
+            cfg.stop = Some(ms(500));
+            sim.add_tcp_flow(cfg).unwrap();
+        }
+        sim.run_until(ms(600), &mut |_| {});
+        sim.events_processed()
+    };
+    assert_eq!(run(false), run(true));
 }
 
 #[test]
@@ -169,4 +229,20 @@ fn ties_at_the_reverse_queue_are_decided_as_with_the_pipes() {
     assert!(pipes.1.drops > 0, "the reverse queue never dropped an ACK");
     assert!(folded.3 < pipes.3, "{} -> {} events", pipes.3, folded.3);
     assert!(pipes.0 == folded.0 && pipes.1 == folded.1 && pipes.2 == folded.2, "the fold changed the results");
+}
+
+#[test]
+fn a_route_added_later_may_not_enter_a_merged_queues_pipe() {
+    let mut sim = Simulation::new(1);
+    let q = sim.add_queue(QueueConfig::drop_tail(10 * MBPS, Buffer::Packets(10))).unwrap();
+    let p = sim.add_pipe(ms(5));
+    let udp = |route: Vec<ElementId>, start: Time| UdpConfig { route, packet_bytes: 1000, pattern: UdpPattern::Constant { bps: MBPS }, start, stop: None };
+    let (a, b) = (sim.add_send_jitter(micros(350)), sim.add_send_jitter(micros(350)));
+    sim.add_udp_source(udp(vec![a, q, p], 0)).unwrap();
+    sim.add_udp_source(udp(vec![b, q, p], 0)).unwrap();
+    sim.run_until(ms(10), &mut |_| {});
+    let e = sim.add_udp_source(udp(vec![p], ms(10))).unwrap_err().to_string();
+    assert!(e.contains(&format!("element {}", p.0)) && e.contains("folded"), "{e}");
+    // Through the queue as the routes before it went is still open.
+    sim.add_udp_source(udp(vec![a, q, p], ms(10))).unwrap();
 }

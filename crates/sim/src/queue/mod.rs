@@ -88,6 +88,9 @@ pub struct Queue {
     /// Arrivals taken ahead of their time (`arrive_ahead`), for readings; None unless the
     /// queue is fed that way.
     ahead: Option<AheadLog>,
+    /// Fed by several hosts' delays, announced and decided as the present passes them
+    /// (`merge_inputs`).
+    merged: bool,
 }
 
 impl Queue {
@@ -114,6 +117,7 @@ impl Queue {
             cached_time: 0,
             tally: Tally::default(),
             ahead: None,
+            merged: false,
         }
     }
 
@@ -125,7 +129,20 @@ impl Queue {
     }
 
     pub fn is_fed_ahead(&self) -> bool {
-        self.ahead.is_some()
+        self.ahead.is_some() || self.merged
+    }
+
+    /// From now on every packet is announced when it enters a host's delay in front of the
+    /// queue and arrives when the simulation has passed its arrival time (sim/merge.rs): for
+    /// several inputs whose packets may arrive in another order than they entered. Not for
+    /// RED, like `feed_ahead`.
+    pub fn merge_inputs(&mut self) {
+        debug_assert!(!self.is_red());
+        self.merged = true;
+    }
+
+    pub fn is_merged(&self) -> bool {
+        self.merged
     }
 
     pub fn is_red(&self) -> bool {

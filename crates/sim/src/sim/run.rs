@@ -21,6 +21,9 @@ impl Simulation {
         while let Some(ev) = self.events.pop_until(end) {
             self.now = ev.time;
             self.cause = ev.sched;
+            if self.merge.may_be_due(ev.time) {
+                self.decide_announced(ev.time, ev.sched);
+            }
             if self.now >= next_progress {
                 progress(self.now);
                 next_progress = (self.now / PS_PER_SEC + 1) * PS_PER_SEC;
@@ -29,6 +32,10 @@ impl Simulation {
             self.drain_outbox();
         }
         self.now = self.now.max(end);
+        if self.merge.may_be_due(self.now) {
+            // As the events due by then would have (pop_until runs those at `end` too).
+            self.decide_announced(self.now, Time::MAX);
+        }
         self.events.advance(self.now);
         self.cause = self.now;
         progress(self.now);
@@ -39,6 +46,7 @@ impl Simulation {
         match ev.kind {
             EventKind::PacketArrival => return self.forward(ev.target),
             EventKind::PipeArrival => return self.pipe_arrival(ev.target),
+            EventKind::MergeGuard => return self.on_merge_guard(),
             _ => {}
         }
         if ev.target == SIM_TARGET {
@@ -194,6 +202,9 @@ impl Simulation {
         let Element::Queue(q) = &mut self.elements[el as usize] else {
             unreachable!("a lead-in is followed by element {el}, not a queue")
         };
+        if q.is_merged() {
+            return self.announce(el, id, at, sched);
+        }
         match q.arrive_ahead(size, at, sched, self.now) {
             Some((start, end)) => self.after_queue(id, end, start),
             None => self.pool.free(id),
@@ -210,7 +221,7 @@ impl Simulation {
     /// The event counts as scheduled when the one it replaces would have been: a pipe's
     /// as the pipe decides (`Pipe::admit`); a departure's when the packet's service began.
     #[inline(always)]
-    fn after_queue(&mut self, id: PacketId, departure: Time, service_start: Time) {
+    pub(super) fn after_queue(&mut self, id: PacketId, departure: Time, service_start: Time) {
         let p = self.pool.get(id);
         let route = p.route;
         let mut hop = p.hop;
