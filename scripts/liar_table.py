@@ -6,14 +6,14 @@ honest receiver on disjoint bottlenecks (S0's NSB-2..5 and the design's setups l
 disjoint). Writes the table into docs/security.md between its markers (or prints it with
 --print).
 
-    python3 -m scripts.liar_table [--bin target/release/pathpool] [--out out/liar] [--seeds 5] [--most-seeds 20]
+    python3 -m scripts.liar_table [--bin target/release/pathpool] [--out out/liar] [--seeds 5] [--looks 20,100]
                                   [--jobs N] [--print] [--max-rate MBPS]
 
 Each cell (a liar in a shared setup, or a disjoint setup's cost) is decided from paired runs:
 per seed the liar's run over the honest receiver's on the same seed (on disjoint bottlenecks,
 the check on over off), by the sign test at 5 % each way (scripts/paired_bound.py): "holds",
 "fails" or "undecided" with the runs given. Seeds 1-5 first; the cells those leave undecided
-get seeds up to --most-seeds. The issue's own measure (medians of seeds 1-5) stays beside it.
+get more seeds, up to each of --looks in turn. The issue's own measure (medians of seeds 1-5) stays beside it.
 Exits 1 unless every cell holds. Runs are kept in --out by setup, receiver and seed, not by
 binary: use a new --out for a new build.
 
@@ -109,10 +109,11 @@ def main():
     ap = table_arguments(ROOT, "liar", 5, "docs/security.md")
     ap.add_argument("--max-rate", type=float, help="only the design's setups up to this rate in Mb/s (a partial "
                     "table, written between its own markers: the 100 Mb/s setups take most of the full run's time)")
-    ap.add_argument("--most-seeds", type=int, default=20, help="seeds a cell the first look (--seeds) leaves "
-                    "undecided gets in all (the second look; --most-seeds equal to --seeds: one look)")
+    ap.add_argument("--looks", default="20", help="the seeds of the later looks, comma-separated: a cell the "
+                    "looks before leave undecided gets seeds up to each in turn (none: one look at --seeds)")
     a = ap.parse_args()
-    looks = pb.levels(a.seeds, a.most_seeds)
+    later = [int(n) for n in a.looks.split(",") if n]
+    looks = pb.levels([a.seeds, *later])
     setups = [s for s in design() if a.max_rate is None or s["rate_mbps"] <= a.max_rate]
     shared = [dict(s, layout="shared", hosts=h) for s in setups for h in HOSTS]
     nsb = [dict(file=os.path.join(ROOT, "scenarios", "papers", "ferlin2016", f"nsb-{n}.toml"), name=f"S0's NSB-{n}", layout="disjoint", hosts=h)
@@ -173,15 +174,15 @@ def main():
 
     counts = {(layout, h, v): 0 for layout in ("shared", "disjoint") for h in HOSTS for v in ("holds", "fails", "undecided")}
     failures, undecided = [], []
-    command = (f"python3 -m scripts.liar_table --seeds {a.seeds} --most-seeds {a.most_seeds}"
+    command = (f"python3 -m scripts.liar_table --seeds {a.seeds} --looks {a.looks}"
                + (f" --max-rate {a.max_rate:g}" if a.max_rate is not None else ""))
-    make = "make liar-table-30" if a.max_rate == 30 else "make liar-table" if a.max_rate is None else None
+    make = ("make liar-table-30" if a.max_rate == 30 and a.looks == "20,100" else "make liar-table" if a.max_rate is None and a.looks == "20" else None)
     lines = [
         f"{DURATION_S} s runs with the first {WARMUP_S} s left out, S0's detector at the receiver; written by `{command}`"
         + (f" (`{make}`)" if make else "") + (f"; setups up to {a.max_rate:g} Mb/s only" if a.max_rate is not None else "") + ".\n",
         f"Each cell is decided by the sign test on its paired ratios (one per seed, the same seed both ways) at "
         f"{100 * pb.ALPHA:g} % each way: seeds 1-{a.seeds} first"
-        + (f", then seeds 1-{a.most_seeds} where those leave it undecided" if a.most_seeds > a.seeds else "")
+        + "".join(f", then seeds 1-{n} where those leave it undecided" for n in later)
         + " (\"Deciding the bound\").\n",
         "\n",
         "Shared bottleneck: the MPTCP connection's rate over the TCP flows' (`sum_ratio`), the sender's check on.\n",

@@ -11,11 +11,11 @@ sided each way at level ALPHA:
 - "fails" when few enough lie within it that a median within it is rejected;
 - "undecided" otherwise: the runs given cannot tell (never counted as holding).
 
-The seeds come in two looks: the first `first` seeds, then, for the cells the first look
-leaves undecided, up to `most` seeds. Looking twice spends the level twice (Bonferroni):
-the first look gets the smallest level it can reach (2**-first, all seeds on one side; none
-if that is above ALPHA) and the second what is left, so each verdict is wrong with
-probability at most ALPHA whichever look gave it.
+The seeds come in looks fixed before any run: the first few seeds, then, for the cells a look
+leaves undecided, more seeds up to the next look's number. Looking more than once spends the
+level each time (Bonferroni): the first look gets the smallest level it can reach (2**-n,
+all its seeds on one side; none if that is above ALPHA) and the later looks share what is
+left, so each verdict is wrong with probability at most ALPHA whichever look gave it.
 """
 
 import math
@@ -37,12 +37,13 @@ def allowed(n, level):
     return k
 
 
-def levels(first, most):
-    """The level of each look: {seeds: level}."""
-    if most <= first:
+def levels(looks):
+    """The level of each look, {seeds: level}, for looks at increasing numbers of seeds."""
+    first, *later = looks
+    if not later:
         return {first: ALPHA}
     one = 2.0**-first if 2.0**-first <= ALPHA else 0.0
-    return {first: one, most: ALPHA - one}
+    return {first: one} | {n: (ALPHA - one) / len(later) for n in later}
 
 
 def decide(ratios, bound, above_is_bad, level):
