@@ -31,8 +31,8 @@ fn out_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// `pathpool run FILE --backend NAME` over 5 s of the scenario (1 s of warm-up).
-fn run(backend: &str, file: &Path, out: &Path, locked: bool) -> Output {
+/// `pathpool run FILE --backend NAME --seed 1`, under the lock of real runs if `locked`.
+fn command(backend: &str, file: &Path, out: &Path, locked: bool) -> Command {
     let bin = env!("CARGO_BIN_EXE_pathpool");
     let mut c = match lock().filter(|_| locked) {
         Some(lock) => {
@@ -43,6 +43,12 @@ fn run(backend: &str, file: &Path, out: &Path, locked: bool) -> Output {
         None => Command::new(bin),
     };
     c.arg("run").arg(file).arg("--out").arg(out).args(["--backend", backend, "--seed", "1"]);
+    c
+}
+
+/// `pathpool run FILE --backend NAME` over 5 s of the scenario (1 s of warm-up).
+fn run(backend: &str, file: &Path, out: &Path, locked: bool) -> Output {
+    let mut c = command(backend, file, out, locked);
     c.args(["--set", "simulation.duration=5s", "--set", "simulation.warmup=1s"]);
     c.output().expect("pathpool runs")
 }
@@ -141,16 +147,7 @@ fn mptcp_sbd_on_linux_runs_with_the_sbd_daemon_beside_it() {
         return;
     }
     let out = out_dir("sbd");
-    let bin = env!("CARGO_BIN_EXE_pathpool");
-    let mut c = match lock() {
-        Some(lock) => {
-            let mut c = Command::new("flock");
-            c.arg(lock).arg(bin);
-            c
-        }
-        None => Command::new(bin),
-    };
-    c.arg("run").arg(scenario("fidelity/sbd-shared.toml")).arg("--out").arg(&out).args(["--backend", "linux", "--seed", "1"]);
+    let mut c = command("linux", &scenario("fidelity/sbd-shared.toml"), &out, true);
     let r = c.args(["--set", "simulation.duration=30s", "--set", "simulation.warmup=2s"]).output().expect("pathpool runs");
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let (_, s) = summary_keys(&out);

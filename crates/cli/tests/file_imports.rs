@@ -143,7 +143,7 @@ fn read_crate(src: &Path) -> Crate {
         let mut reexports = BTreeMap::new();
         for (path, reexport) in paths_in(&code, &children) {
             if reexport {
-                if let Some(absolute) = absolute(&module, &path, &f) {
+                if let Some(absolute) = absolute(&module, &path) {
                     reexports.insert(path.last().unwrap().clone(), absolute);
                 }
             }
@@ -157,8 +157,8 @@ fn children(modules: &BTreeMap<Vec<String>, PathBuf>, module: &[String]) -> BTre
     modules.keys().filter(|m| m.len() == module.len() + 1 && m.starts_with(module)).map(|m| m.last().unwrap().clone()).collect()
 }
 
-/// `path` as seen from `module` (in `file`), made absolute from the crate root.
-fn absolute(module: &[String], path: &[String], file: &Path) -> Option<Vec<String>> {
+/// `path` as seen from `module`, made absolute from the crate root.
+fn absolute(module: &[String], path: &[String]) -> Option<Vec<String>> {
     // A mod.rs or lib.rs is its module; any other file's `super` is its parent.
     let mut base: Vec<String> = module.to_vec();
     let mut rest = path;
@@ -176,7 +176,6 @@ fn absolute(module: &[String], path: &[String], file: &Path) -> Option<Vec<Strin
         }
         _ => {}
     }
-    let _ = file;
     base.extend(rest.iter().cloned());
     Some(base)
 }
@@ -256,7 +255,7 @@ fn imports(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
             if reexport {
                 continue;
             }
-            if let Some(to) = absolute(module, &path, file).and_then(|p| target(&c, &p, 0)) {
+            if let Some(to) = absolute(module, &path).and_then(|p| target(&c, &p, 0)) {
                 // A module's file over the modules beneath it (lib.rs, a/mod.rs or a.rs over
                 // a/b.rs) is their root: every one of them hangs from it, so a use downwards
                 // is the tree itself, not an import that can close a loop.
