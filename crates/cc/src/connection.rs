@@ -117,6 +117,13 @@ fn non_negative(x: f64) -> f64 {
     }
 }
 
+/// floor(cwnd) as an integer, for RFC 6356 §4.1's "floor(cwnd) changed": a window is never
+/// negative, and for non-negative values truncation is the floor. `f64::floor` is a libm
+/// call on the baseline x86-64 target (no SSE4.1 `roundsd`), and this runs on every ACK.
+pub(crate) fn whole_segments(cwnd: f64) -> u64 {
+    cwnd as u64
+}
+
 impl<A: CongestionControl> Connection<A> {
     /// Panics on what [`Connection::try_new`] rejects; callers that handle user input use that.
     pub fn new(algo: A, window: WindowConfig, n_paths: usize) -> Self {
@@ -253,7 +260,7 @@ impl<A: CongestionControl> Connection<A> {
 
     pub fn on_ack(&mut self, sf: usize, now: Nanos, ack: AckInfo) {
         let acked = non_negative(ack.newly_acked);
-        let floor_before = self.paths[sf].cwnd.floor();
+        let floor_before = whole_segments(self.paths[sf].cwnd);
         let s = &mut self.paths[sf];
         if let Some(rtt) = ack.rtt_sample {
             let own_estimate = !s.rtt_from_transport;
@@ -436,8 +443,8 @@ impl<A: CongestionControl> Connection<A> {
     }
 
     /// A change of floor(cwnd) triggers LIA's alpha recomputation (RFC 6356 §4.1).
-    pub(crate) fn note_window_change(&mut self, sf: usize, floor_before: f64) {
-        if self.paths[sf].cwnd.floor() != floor_before {
+    pub(crate) fn note_window_change(&mut self, sf: usize, floor_before: u64) {
+        if whole_segments(self.paths[sf].cwnd) != floor_before {
             A::invalidate(&mut self.shared);
         }
     }

@@ -194,7 +194,7 @@ impl CongestionControl for WVegas {
         if c.paths[sf].in_recovery {
             return; // Linux runs wVegas only in TCP_CA_Open
         }
-        let floor_before = c.paths[sf].cwnd.floor();
+        let floor_before = crate::connection::whole_segments(c.paths[sf].cwnd);
         let set = c.own_coupling_set(sf);
         let in_ss = c.in_slow_start(sf);
         let p = c.algo.params;

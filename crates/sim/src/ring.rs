@@ -61,6 +61,13 @@ impl<T: Copy + Default> Ring<T> {
         (i < self.len).then(|| &self.slots[(self.head + i) & self.mask()])
     }
 
+    /// The value `i` places from the front, to change in place.
+    #[inline(always)]
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        let mask = self.mask();
+        (i < self.len).then(|| &mut self.slots[(self.head + i) & mask])
+    }
+
     #[inline(always)]
     pub fn front(&self) -> Option<&T> {
         self.get(0)
@@ -123,6 +130,10 @@ mod tests {
             assert_eq!(ring.front(), deque.front());
             assert_eq!(ring.back(), deque.back());
             assert_eq!(ring.get(1), deque.get(1));
+            if let (Some(r), Some(d)) = (ring.get_mut(0), deque.get_mut(0)) {
+                *r += 1;
+                *d += 1;
+            }
             if step % 1000 == 0 {
                 assert!(ring.iter().eq(deque.iter()));
             }

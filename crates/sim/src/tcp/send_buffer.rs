@@ -23,8 +23,7 @@
 //! as soon as the room holds two, a short head skb grown from the next (`tcp_grow_skb`),
 //! and the next ACK's rule above (docs/fidelity-notes.md, "A partial skb and the next ACK").
 
-use std::collections::VecDeque;
-
+use crate::ring::Ring;
 use crate::rng::Rng;
 use crate::time::Time;
 
@@ -57,7 +56,7 @@ pub struct SendBuffer {
     /// When the sender last transmitted anything (Linux's `tcp_wstamp_ns` without pacing).
     last_send: Option<Time>,
     /// When each segment from `first_unacked` on was last sent (Linux's skb `tstamp`).
-    send_times: VecDeque<Time>,
+    send_times: Ring<Time>,
     first_unacked: u64,
     /// Linux 6.18's transmit rules (`with_linux_6_18`).
     linux_6_18: bool,
@@ -70,7 +69,7 @@ pub struct SendBuffer {
 
 impl SendBuffer {
     pub fn new(rng: Rng) -> Self {
-        SendBuffer { largest_window: 0.0, capacity: 0, skb_end: 0, last_send: None, send_times: VecDeque::new(), first_unacked: 0, linux_6_18: false, next_end: None, chunk_end: 0, rng }
+        SendBuffer { largest_window: 0.0, capacity: 0, skb_end: 0, last_send: None, send_times: Ring::with_capacity(16), first_unacked: 0, linux_6_18: false, next_end: None, chunk_end: 0, rng }
     }
 
     /// Linux 6.18's `tcp_write_xmit` (net/ipv4/tcp_output.c) instead of the rules of
