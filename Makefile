@@ -203,6 +203,8 @@ bench-scale: deps
 # BENCHMARKS.md. PYTHON must have pathpool and dask.distributed installed (docs/python.md).
 bench-sweep:
 	$(PYTHON) -m scripts.bench_sweep --doc BENCHMARKS.md
+	$(PYTHON) -m scripts.bench_sweep --batch 1 --doc BENCHMARKS.md
+	$(PYTHON) -m scripts.bench_sweep --dask-defaults --doc BENCHMARKS.md
 
 # Cross-check against ns-3 (docs/validation.md, "Cross-check against ns-3"): installs the ns-3
 # Python wheel (and pathpool's package, built from source) into a throwaway virtual environment under $(OUT)/ and prints pathpool and

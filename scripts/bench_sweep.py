@@ -17,14 +17,15 @@ median runs per second of each, their range, the scaling ratio (median with the 
 workers / median with one) and the load average before and after. Needs the pathpool
 package and dask.distributed installed (docs/python.md, "Install").
 
---quiet-dask starts each cluster under QUIET_DASK, the settings docs/python.md suggests for
-sweeps of quick runs (Dask's timers, which wake the scheduler, the nannies and the workers
-many times a second whether or not they work, made rare or off).
+Each cluster is `pathpool.local_cluster`'s: Dask's timers, which wake the scheduler, the
+nannies and the workers many times a second whether or not they work, rare or off
+(docs/python.md, "Dask's own timers"). --dask-defaults starts a plain LocalCluster with Dask's
+default settings instead, to measure what those timers cost.
 
 --doc FILE writes the table with its command, date and conditions between the lines
 `<!-- bench_sweep: begin -->` and `<!-- bench_sweep: end -->` of FILE (with --batch N:
 `<!-- bench_sweep --batch N: begin -->` and `<!-- bench_sweep --batch N: end -->`; with
---quiet-dask: `<!-- bench_sweep --quiet-dask: begin -->` and its end).
+--dask-defaults: `<!-- bench_sweep --dask-defaults: begin -->` and its end).
 """
 
 import argparse
@@ -42,24 +43,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = "scenarios/examples/dumbbell.toml"
 
 
-def markers(batch, quiet):
+def markers(batch, dask_defaults):
     """The doc's markers: one pair for pathpool's own batching, one per forced batch size
     (BENCHMARKS.md keeps one run per task beside the default, as the reason for batching),
-    one for Dask's quiet settings."""
-    name = "bench_sweep" + (f" --batch {batch}" if batch is not None else "") + (" --quiet-dask" if quiet else "")
+    one for Dask's default settings (beside pathpool.local_cluster's, as the reason for them)."""
+    name = "bench_sweep" + (f" --batch {batch}" if batch is not None else "") + (" --dask-defaults" if dask_defaults else "")
     return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
 
-
-#: Dask settings for a sweep of quick runs (docs/python.md, "Dask's own timers"): the
-#: workers' statistical profiler (it feeds only the dashboard) off, and the event-loop tick
-#: (it only detects a blocked loop), the nannies' memory check and the system monitor (the
-#: dashboard's graphs) every second or two instead of every 20, 100 and 500 ms.
-QUIET_DASK = {
-    "distributed.worker.profile.enabled": False,
-    "distributed.admin.tick.interval": "1s",
-    "distributed.worker.memory.monitor-interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s",
-}
 
 RATES = ["10Mbps", "20Mbps", "30Mbps", "40Mbps", "50Mbps", "60Mbps", "70Mbps", "80Mbps", "90Mbps", "100Mbps"]
 
@@ -130,7 +120,6 @@ def timed_sweep(pathpool, client, grid, seeds, overrides, batch):
 def measure(a):
     """(runs per second, CPU split, other jobs' cores), each {workers: [one per repeat]},
     alternating the worker counts."""
-    import dask
     import distributed
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -144,7 +133,11 @@ def measure(a):
     busy = {w: [] for w in a.workers}
     for repeat in range(a.repeats):
         for w in a.workers:
-            with dask.config.set(QUIET_DASK if a.quiet_dask else {}), distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
+            if a.dask_defaults:
+                cluster = distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+            else:
+                cluster = pathpool.local_cluster(w, silence_logs=logging.ERROR)
+            with cluster, distributed.Client(cluster) as client:
                 # Untimed: the workers import pathpool, and the first sweep of this process
                 # reads the extension (tens of MB) for its build digest, once.
                 timed_sweep(pathpool, client, {"links.bottleneck.rate": RATES[:1]}, list(range(1, 11)), overrides, a.batch)
@@ -168,7 +161,7 @@ def table(a, rates, cpu, busy, load_before, load_after, elapsed):
         f"{os.cpu_count()} cores; load average {load_before:.2f} before, {load_after:.2f} after). {a.runs} runs of `{SCENARIO}` "
         f"at {a.duration} simulated (ten bottleneck rates x {a.runs // len(RATES)} seeds) per sweep, each sweep into a new empty "
         f"folder, a new Dask LocalCluster per sweep (the only one alive) with one thread per worker process (after an untimed warm-up sweep of 10 runs), "
-        f"{batch_words(a.batch)}, {'Dask settings QUIET_DASK (scripts/bench_sweep.py)' if a.quiet_dask else 'Dask default settings'}, worker counts alternating, "
+        f"{batch_words(a.batch)}, {'Dask default settings' if a.dask_defaults else 'pathpool.local_cluster (Dask timers rare or off)'}, worker counts alternating, "
         f"{a.repeats} sweeps each. CPU per run (medians): the caller (pathpool.sweep, the client and LocalCluster's scheduler and nannies, "
         "one process), the workers, and the other processes the caller started; the last column is the CPU the rest of the machine "
         "used meanwhile (its busy time less this benchmark's processes', in cores, median and range): what two workers could not have.",
@@ -197,7 +190,7 @@ def command(a):
     argv += [f"--duration {a.duration}"] if a.duration != DURATION else []
     argv += [f"--workers {','.join(map(str, a.workers))}"] if a.workers != [1, 2] else []
     argv += [f"--batch {a.batch}"] if a.batch is not None else []
-    argv += ["--quiet-dask"] if a.quiet_dask else []
+    argv += ["--dask-defaults"] if a.dask_defaults else []
     return " ".join(argv + ([f"--doc {a.doc}"] if a.doc else []))
 
 
@@ -211,7 +204,7 @@ def main():
     ap.add_argument("--duration", default=DURATION, help=f"simulated time of each run (default {DURATION})")
     ap.add_argument("--workers", type=positive_list, default=[1, 2], help="worker process counts (default 1,2)")
     ap.add_argument("--batch", type=int, help="runs per Dask task (default: pathpool.sweep's own choice)")
-    ap.add_argument("--quiet-dask", action="store_true", help="start each cluster under QUIET_DASK (Dask's timers made rare or off)")
+    ap.add_argument("--dask-defaults", action="store_true", help="a plain LocalCluster with Dask's default settings instead of pathpool.local_cluster (its timers rare or off)")
     ap.add_argument("--doc", help="write the table between the bench_sweep markers of this file")
     a = ap.parse_args()
     if a.repeats < 1:
@@ -219,7 +212,7 @@ def main():
     if a.batch is not None and a.batch < 1:
         sys.exit(f"--batch: expected a whole number >= 1, got {a.batch}")
     grid_for(a.runs)
-    begin, end = markers(a.batch, a.quiet_dask)
+    begin, end = markers(a.batch, a.dask_defaults)
     if a.doc and (begin not in Path(a.doc).read_text() or end not in Path(a.doc).read_text()):
         sys.exit(f"{a.doc}: expected the lines {begin!r} and {end!r}")  # before minutes of runs
     load_before, started = os.getloadavg()[0], time.time()

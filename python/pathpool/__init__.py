@@ -8,6 +8,7 @@ only converts arguments and reads the outputs into pandas.
 from pathpool import _pathpool
 from pathpool._pathpool import ScenarioError, __version__
 from pathpool._capture import Packet, packets
+from pathpool._cluster import local_cluster
 from pathpool._detect import detect
 from pathpool._grouping import correct_grouping
 from pathpool._result import Result, run, to_toml
@@ -18,4 +19,4 @@ from pathpool._units import quantity
 # Stored reproduction results are keyed on the build that made them: this module's file.
 _pathpool.use_build_of(_pathpool.__file__)
 
-__all__ = ["run", "Result", "detect", "sweep", "reproduce", "Reproduction", "papers", "to_toml", "packets", "Packet", "quantity", "correct_grouping", "ScenarioError", "__version__"]
+__all__ = ["run", "Result", "detect", "sweep", "local_cluster", "reproduce", "Reproduction", "papers", "to_toml", "packets", "Packet", "quantity", "correct_grouping", "ScenarioError", "__version__"]

@@ -41,6 +41,20 @@ def test_a_grid_on_a_local_cluster_gives_one_row_per_run(root, tmp_path):
     assert local[cols].equals(df[cols])
 
 
+
+def test_pathpools_local_cluster_starts_its_workers_with_dasks_timers_quiet(root, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with pathpool.local_cluster(2) as cluster, distributed.Client(cluster) as client:
+        # The settings reach the worker processes, not only this one.
+        profiling = client.run(lambda: __import__("dask").config.get("distributed.worker.profile.enabled"))
+        ticks = client.run(lambda: __import__("dask").config.get("distributed.admin.tick.interval"))
+        assert len(profiling) == 2 and not any(profiling.values()) and set(ticks.values()) == {"1s"}
+        df = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=tmp_path / "s", client=client, overrides={"simulation.duration": "25s"}, progress=False)
+    local = pathpool.sweep(root / "scenarios/examples/dumbbell.toml", grid=GRID, seeds=SEEDS, out=tmp_path / "t", overrides={"simulation.duration": "25s"}, progress=False)
+    cols = [c for c in df.columns if not c.startswith("wall_")]
+    assert local[cols].equals(df[cols])
+
+
 KILLED = textwrap.dedent(
     """
     import sys, distributed, pathpool

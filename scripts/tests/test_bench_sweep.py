@@ -65,6 +65,6 @@ def test_a_document_without_the_markers_is_refused_before_the_runs(tmp_path):
     # A forced batch size has markers of its own (BENCHMARKS.md keeps it beside the default).
     r = _run("--batch", "1", "--doc", str(doc))
     assert r.returncode != 0 and f"{doc}: expected the lines '<!-- bench_sweep --batch 1: begin -->'" in r.stderr, r.stderr
-    # So do Dask's quiet settings.
-    r = _run("--quiet-dask", "--doc", str(doc))
-    assert r.returncode != 0 and f"{doc}: expected the lines '<!-- bench_sweep --quiet-dask: begin -->'" in r.stderr, r.stderr
+    # So do Dask's default settings.
+    r = _run("--dask-defaults", "--doc", str(doc))
+    assert r.returncode != 0 and f"{doc}: expected the lines '<!-- bench_sweep --dask-defaults: begin -->'" in r.stderr, r.stderr
