@@ -199,7 +199,8 @@ bench-scale: deps
 	/usr/bin/time -v target/release/examples/bench fence 10000 60 2>&1 | grep -E 'scenario=|User time|Elapsed|Maximum resident'
 
 # A sweep's scaling over Dask worker processes (BENCHMARKS.md, "Sweeps"): 200 quick runs
-# through pathpool.sweep on 1 and 2 workers, 3 sweeps each; writes its table into
+# through pathpool.sweep on 1 and 2 workers, 3 sweeps each, on pathpool.local_cluster, then
+# with one run per task, then on a plain LocalCluster; writes the three tables into
 # BENCHMARKS.md. PYTHON must have pathpool and dask.distributed installed (docs/python.md).
 bench-sweep:
 	$(PYTHON) -m scripts.bench_sweep --doc BENCHMARKS.md
