@@ -78,10 +78,16 @@ def bdp_packets(s):
 
 if __name__ == "__main__":
     # The setup of docs/security.md's "Why the check missed sharing" (scenarios/security/ holds
-    # both layouts, written by this).
-    layout = sys.argv[1] if len(sys.argv) > 1 else "shared"
-    setup = dict(rate_mbps=20, rtt_ms=20, buffer_bdp=1, subflows=2, tcp=1, queue="droptail", hosts="linux-6.18", layout=layout)
-    assert math.isclose(bdp_packets(setup), 33.33, rel_tol=1e-3)
-    print(f"# Written by `python3 -m scripts.liar_scenarios {layout}`: the lying-receiver setup of docs/security.md")
-    print("# (\"Why the check missed sharing\"); crates/scenario/tests/liar.rs runs it under both host models.")
+    # both layouts, written by this), and the five starved subflows of "What still fails"
+    # (`starved`: shared, where the sender's check has no evidence of its own).
+    kind = sys.argv[1] if len(sys.argv) > 1 else "shared"
+    if kind == "starved":
+        setup = dict(rate_mbps=10, rtt_ms=10, buffer_bdp=2, subflows=5, tcp=3, queue="droptail", hosts="linux-6.18", layout="shared")
+        print("# Written by `python3 -m scripts.liar_scenarios starved`: five starved subflows of docs/security.md")
+        print("# (\"What still fails\"); crates/scenario/tests/check_blind.rs runs it.")
+    else:
+        setup = dict(rate_mbps=20, rtt_ms=20, buffer_bdp=1, subflows=2, tcp=1, queue="droptail", hosts="linux-6.18", layout=kind)
+        assert math.isclose(bdp_packets(setup), 33.33, rel_tol=1e-3)
+        print(f"# Written by `python3 -m scripts.liar_scenarios {kind}`: the lying-receiver setup of docs/security.md")
+        print("# (\"Why the check missed sharing\"); crates/scenario/tests/liar.rs runs it under both host models.")
     print(toml(setup, 140, 20))

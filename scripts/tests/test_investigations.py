@@ -48,7 +48,7 @@ def test_runs_as_a_module_of_the_package(module):
 
 def test_the_security_scenarios_are_what_liar_scenarios_writes():
     """scenarios/security/*.toml say they are written by liar_scenarios: they still are."""
-    for kind in ("shared", "disjoint"):
+    for kind in ("shared", "disjoint", "starved"):
         r = subprocess.run([sys.executable, "-m", "scripts.liar_scenarios", kind], cwd=ROOT, capture_output=True, text=True, check=True)
         assert r.stdout == (ROOT / f"scenarios/security/{kind}.toml").read_text(), kind
 

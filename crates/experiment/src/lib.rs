@@ -15,6 +15,7 @@ pub mod bounded_read;
 mod cc;
 mod csv_out;
 pub mod delay_trace;
+pub mod check_blind;
 pub mod detector_blind;
 pub mod decode;
 pub mod error;

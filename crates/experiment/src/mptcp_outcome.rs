@@ -27,6 +27,9 @@ pub struct Connection {
     /// (`sbd_verify`; docs/security.md), measured window only; empty otherwise.
     pub sender_observations: Vec<(f64, Vec<u32>)>,
     pub sender_decisions: Vec<(f64, Vec<u32>)>,
+    /// The sender's check's delay comparison test over the measured window: pair-intervals
+    /// with a verdict, and all pair-intervals (0, 0 without the check).
+    pub sender_comparisons: (u64, u64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -120,6 +123,7 @@ pub fn assemble(l: &Loaded, measured: &[Measured], records: &dyn Fn(usize) -> (R
                 decisions,
                 sender_observations: Vec::new(),
                 sender_decisions: Vec::new(),
+                sender_comparisons: (0, 0),
             }
         })
         .collect();
@@ -186,6 +190,11 @@ pub(crate) fn summary(m: &Multipath, put: &mut dyn FnMut(String, Value)) {
         put("sender_decision_accuracy".into(), json!(sdec_ok as f64 / sdec as f64));
         let apart = m.connections.iter().flat_map(|c| c.sender_decisions.iter()).filter(|d| split_congested(&d.1)).count();
         put("sender_apart".into(), json!(apart as f64 / sdec as f64));
+    }
+    let (with_verdict, pairs) = m.connections.iter().fold((0, 0), |(v, n), c| (v + c.sender_comparisons.0, n + c.sender_comparisons.1));
+    if pairs > 0 {
+        // How often the check's own delay test had anything to say (check_blind.rs).
+        put("sender_comparison_share".into(), json!(with_verdict as f64 / pairs as f64));
     }
     if obs > 0 {
         put("observations".into(), json!(obs));

@@ -40,6 +40,8 @@ pub fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, sim::Mptc
         let (obs, dec) = s.mptcp_sender_records(id);
         c.sender_observations = window(obs, start);
         c.sender_decisions = window(dec, start);
+        let measured = s.mptcp_sender_comparisons(id).iter().filter(|r| start + crate::units::seconds(r.time) >= warmup);
+        c.sender_comparisons = measured.fold((0, 0), |(v, n), r| (v + u64::from(r.with_verdict), n + u64::from(r.pairs)));
     }
     Some(mp)
 }

@@ -180,6 +180,7 @@ fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
                 decisions: Vec::new(),
                 sender_observations: Vec::new(),
                 sender_decisions: Vec::new(),
+                sender_comparisons: (0, 0),
             });
         }
     }

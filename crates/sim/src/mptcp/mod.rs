@@ -15,3 +15,4 @@ mod verify;
 pub use config::{MptcpConfig, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};
 pub use engine::{MptcpId, MptcpStats};
 pub use receiver::GroupingRecord;
+pub use verify::{ComparisonRecord, EVIDENCE_SHARE};

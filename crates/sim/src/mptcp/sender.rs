@@ -11,7 +11,7 @@ use super::ack_shape::AckShape;
 use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
 use super::receiver::GroupingRecord;
-use super::verify::Verifier;
+use super::verify::{ComparisonRecord, Verifier};
 use crate::time::{to_nanos, Time};
 
 /// Per subflow: the data sequence number (DSN) of every subflow segment from `base` on
@@ -180,6 +180,11 @@ impl SbdSender {
     /// The sender's own observations and decisions (`SbdPolicy::verify`; empty without it).
     pub fn own_records(&self) -> (&[GroupingRecord], &[GroupingRecord]) {
         self.verifier.as_ref().map_or((&[], &[]), |v| (&v.observations, &v.decisions))
+    }
+
+    /// The check's delay comparison test per interval (empty without `sbd_verify`).
+    pub fn own_comparisons(&self) -> &[ComparisonRecord] {
+        self.verifier.as_ref().map_or(&[], |v| &v.comparisons)
     }
 
     /// An RTT sample for the verifier; true when the coupling sets may change.

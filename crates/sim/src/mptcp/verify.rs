@@ -49,6 +49,21 @@ pub(crate) const DELAY_SHARED_PER_APART: u32 = 3;
 /// A pair found in one group stays coupled for 100 intervals (35 s) after the last evidence:
 /// the test's evidence comes and goes with the queue's phases.
 pub(crate) const HOLD_INTERVALS: u64 = 100;
+/// The least share of intervals with a verdict in which the coupling rule can be met at all
+/// (`DELAY_MIN_SHARED` of `DELAY_MEMORY`): below it the check has no evidence of its own either
+/// way, only the RFC 8382 part's statistics (pathpool_experiment::check_blind).
+pub const EVIDENCE_SHARE: f64 = DELAY_MIN_SHARED as f64 / DELAY_MEMORY as f64;
+
+/// One interval of the delay comparison test over every pair of subflows: how many pairs it
+/// gave a verdict ("shared" or "apart", by the sign), of how many. A check whose pairs mostly
+/// get none (starved subflows, whose RTT samples seldom fill the bins) has no evidence of its
+/// own to hold a receiver's grouping against (docs/security.md, "What still fails").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComparisonRecord {
+    pub time: Time,
+    pub with_verdict: u32,
+    pub pairs: u32,
+}
 
 /// One pair's delay verdicts over the last [`DELAY_MEMORY`] intervals.
 #[derive(Clone)]
@@ -117,6 +132,8 @@ pub(crate) struct Verifier {
     /// receiver claimed.
     pub observations: Vec<GroupingRecord>,
     pub decisions: Vec<GroupingRecord>,
+    /// The comparison test's verdicts per interval (summary.json's `sender_comparison_share`).
+    pub comparisons: Vec<ComparisonRecord>,
 }
 
 impl Verifier {
@@ -138,6 +155,7 @@ impl Verifier {
             labels: vec![0; n],
             observations: Vec::new(),
             decisions: Vec::new(),
+            comparisons: Vec::new(),
         }
     }
 
@@ -171,7 +189,9 @@ impl Verifier {
         let mut decided = false;
         while let Some(step) = self.sbd.poll(to_nanos(since_start)) {
             self.observations.push(GroupingRecord { time: since_start, groups: self.sbd.observation().groups.clone() });
-            self.compare_pairs(to_nanos(since_start));
+            let with_verdict = self.compare_pairs(to_nanos(since_start));
+            let pairs = self.delay.len() as u32;
+            self.comparisons.push(ComparisonRecord { time: since_start, with_verdict, pairs });
             if step.decided {
                 let d = self.sbd.decision();
                 self.previous = self.groups.replace(d.groups.clone());
@@ -184,8 +204,9 @@ impl Verifier {
 
     /// The comparison test on every pair, once per interval; the pairs with evidence join
     /// their subflows in groups. The window ends one interval ago (slack for samples still in
-    /// flight, as the kernel daemon).
-    fn compare_pairs(&mut self, now_ns: u64) {
+    /// flight, as the kernel daemon). Returns how many pairs got a verdict by the sign.
+    fn compare_pairs(&mut self, now_ns: u64) -> u32 {
+        let mut with_verdict = 0;
         let end = (now_ns / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
         let n = self.bins.len();
         for (i, l) in self.labels.iter_mut().enumerate() {
@@ -194,7 +215,9 @@ impl Verifier {
         for x in 0..n {
             for y in x + 1..n {
                 let p = pair_index(n, x, y);
-                self.delay[p].push(compare(&self.bins[x], &self.bins[y], end));
+                let verdict = compare(&self.bins[x], &self.bins[y], end);
+                with_verdict += u32::from(verdict != Verdict::NoEvidence);
+                self.delay[p].push(verdict);
                 self.beyond_chance[p].push(compare_beyond_chance(&self.bins[x], &self.bins[y], end));
                 self.apart[p] = self.beyond_chance[p].apart_evidence();
                 if self.delay[p].evidence() {
@@ -212,6 +235,7 @@ impl Verifier {
             }
         }
         self.interval += 1;
+        with_verdict
     }
 
     /// Must subflows `x` and `y` stay coupled? Only two subflows the sender found congested

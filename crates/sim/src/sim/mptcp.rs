@@ -11,6 +11,7 @@ use crate::error::ConfigError;
 use crate::mptcp::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
 use crate::mptcp::engine::{Connection, MptcpId, MptcpStats, Siblings, Subflow};
 use crate::mptcp::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
+use crate::mptcp::ComparisonRecord;
 use crate::mptcp::sender::{Coupler, DataSender};
 use crate::tcp::TcpSender;
 
@@ -117,6 +118,15 @@ impl Simulation {
         match &self.mptcp.conns[c.0 as usize].data.coupler {
             Coupler::Sbd(s) => s.own_records(),
             _ => (&[], &[]),
+        }
+    }
+
+    /// The sender's check's delay comparison test per interval (`sbd_verify`; empty
+    /// otherwise): how many pairs of subflows it gave a verdict.
+    pub fn mptcp_sender_comparisons(&self, c: MptcpId) -> &[ComparisonRecord] {
+        match &self.mptcp.conns[c.0 as usize].data.coupler {
+            Coupler::Sbd(s) => s.own_comparisons(),
+            _ => &[],
         }
     }
 
