@@ -2,9 +2,9 @@
 //! starved subflows (10 Mb/s, 10 ms, 2 BDP, three TCP flows, Linux hosts; "What still fails")
 //! its delay comparison test gets a verdict in too few intervals for its coupling rule, and
 //! the run warns that a liar may gain there. So it does on the setup of "Why the check missed
-//! sharing" (20 Mb/s, 20 ms, two subflows) under Linux hosts, where the test gives no verdict
-//! after its first seconds (docs/security.md, "The defence"); under idealised hosts, where it
-//! decides, the run does not warn.
+//! sharing" (20 Mb/s, 20 ms, two subflows) under Linux hosts, where one subflow carries 2 % of
+//! the data and the test gives no verdict after its first seconds (docs/security.md, "The
+//! defence"); under idealised hosts, where it decides, the run does not warn.
 
 use pathpool_scenario::{load_str, progress::Progress, simulate, summary};
 
