@@ -13,9 +13,9 @@
 pub mod backend;
 pub mod bounded_read;
 mod cc;
+pub mod check_blind;
 mod csv_out;
 pub mod delay_trace;
-pub mod check_blind;
 pub mod detector_blind;
 pub mod decode;
 pub mod error;
