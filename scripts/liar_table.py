@@ -13,7 +13,7 @@ Each cell (a liar in a shared setup, or a disjoint setup's cost) is decided from
 per seed the liar's run over the honest receiver's on the same seed (on disjoint bottlenecks,
 the check on over off), by the sign test at 5 % each way (scripts/paired_bound.py): "holds",
 "fails" or "undecided" with the runs given. Seeds 1-5 first; the cells those leave undecided
-get more seeds, up to each of --looks in turn. The issue's own measure (medians of seeds 1-5) stays beside it.
+get more seeds, up to each of --looks in turn. The bound's own measure (medians of seeds 1-5) stays beside it.
 Exits 1 unless every cell holds. Runs are kept in --out by setup, receiver and seed, not by
 binary: use a new --out for a new build.
 
@@ -186,7 +186,7 @@ def main():
         + " (\"Deciding the bound\").\n",
         "\n",
         "Shared bottleneck: the MPTCP connection's rate over the TCP flows' (`sum_ratio`), the sender's check on.\n",
-        f"\"Gain, seeds 1-{a.seeds}\" is the issue's measure (the liar's median sum ratio over the honest receiver's);\n",
+        f"\"Gain, seeds 1-{a.seeds}\" is the bound's own measure (the liar's median sum ratio over the honest receiver's);\n",
         "the paired gain is the liar's sum ratio over the honest receiver's on the same seed: its median, the interval\n",
         "the test decides on, and the seeds whose gain is beyond +5 %.\n",
         "\n",

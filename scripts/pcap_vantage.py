@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from scripts.doc_table import emit, table_arguments
 
 # (case, truth, scenario): S0's two cases, and the harder evaluation's mixed groups (subflows
-# 0 and 1 behind one bottleneck, subflow 2 behind its own; docs/sbd.md), the issue's example.
+# 0 and 1 behind one bottleneck, subflow 2 behind its own; docs/sbd.md), the example the vantage question was asked on.
 CASES = [("nsb-2", "separate", "papers/ferlin2016/nsb-2.toml"), ("sb-2", "shared", "papers/ferlin2016/sb-2.toml"),
          ("mixed3", "01-2", "sbd-eval/mixed3.toml")]
 VANTAGES = [("sender", "s.pcap"), ("receiver", "d.pcap")]

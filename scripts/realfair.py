@@ -446,7 +446,7 @@ SHIFTS = [
      "(apart, or one in group 0, which it runs uncoupled), in runs where they were coupled at the shift"),
     # Separate, then shared: the first decision grouping them, in runs uncoupled at the shift
     # (without a decision before it they were one group: nothing to react to).
-    ("sbd-shifting-join", "the SBD daemon groups the subflows once the bottleneck becomes shared: <= 5 s (median; not a target of the issue)",
+    ("sbd-shifting-join", "the SBD daemon groups the subflows once the bottleneck becomes shared: <= 5 s (median; not one of the targets)",
      uncoupled, together, lambda before: bool(before) and uncoupled(before[-1]), "coupled before the shift",
      "uncoupled", "together", "the first decision after the shift that groups the subflows, in runs where they were "
      "uncoupled at the shift"),

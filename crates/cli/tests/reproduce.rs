@@ -100,7 +100,7 @@ fn zongor2019_quick_finds_the_lp_optimum_and_coupled_controllers_pool_it() {
         assert!(t >= 0.9 * 90.0 && t <= 90.5, "{k} {t}");
     }
     // Coupling per bottleneck group (docs/sbd.md, "Beyond partitions"): within 5 % of the
-    // optimum, the target. Over seeds 1-5 with random tail drop (scripts/sbd_pairwise.py)
+    // optimum, the stated target. Over seeds 1-5 with random tail drop (scripts/sbd_pairwise.py)
     // the 60 s runs gave 87.1-89.3, so 85.5 leaves 1.6 Mb/s below the lowest seed.
     let t = num(&s, "total_mbps_pairwise");
     assert!(t >= 0.95 * 90.0 && t <= 90.5, "pairwise {t}");

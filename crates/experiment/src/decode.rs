@@ -43,6 +43,7 @@ const FLOW_KEYS: &[&str] = &[
     "packet_size",
     "ack_size",
     "initial_window",
+    "min_ssthresh",
     "min_rto",
     "rto",
     "lost_retransmit",
@@ -66,7 +67,7 @@ const FLOW_KEYS: &[&str] = &[
     "log_delays",
 ];
 const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify"];
-const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_rto", "rto", "lost_retransmit", "cubic_rules", "send_jitter", "send_buffer", "receive_lowat", "size", "log_delays"];
+const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_ssthresh", "min_rto", "rto", "lost_retransmit", "cubic_rules", "send_jitter", "send_buffer", "receive_lowat", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 
 pub const QUEUES: &[&str] = &["droptail", "red", "random-tail-drop"];
@@ -423,6 +424,7 @@ pub(crate) fn decode_tcp(f: &Fields, multipath: bool, hosts: HostModel) -> Resul
         packet_size,
         ack_size,
         initial_window: f.number("initial_window", 1.0, 1e6)?.unwrap_or(10.0),
+        min_ssthresh: f.number("min_ssthresh", 1.0, 1e6)?.or(hosts.min_ssthresh()),
         min_rto: f.positive_time("min_rto")?.unwrap_or(200 * crate::units::PS_PER_SEC / 1000),
         rto: match f.choice("rto", &["rfc6298", "linux"])?.map(|c| c.value) {
             Some(v) if v == "linux" => pathpool_cc::RtoRule::Linux,

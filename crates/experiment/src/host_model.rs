@@ -2,10 +2,11 @@
 //! is the model the fidelity suite holds against real Linux (docs/fidelity.md): every TCP
 //! flow and MPTCP subflow takes Linux's RTO rule, SACK with RACK for a lost retransmission,
 //! a host's per-packet send jitter, Linux 6.18's send buffer and transmissions, Linux's
-//! delayed ACKs, and (for CUBIC) Linux's CUBIC; each receiving host's latency is unknown to
-//! within one packet time at the bottleneck. "ideal" is the idealised host of packet
-//! simulators such as htsim and ns-3's defaults: NewReno, an ACK per segment, RFC 6298's
-//! RTO, no jitter, every segment sent the moment the window allows. A flow's own keys
+//! delayed ACKs, Linux's ssthresh floor of 2 segments, and (for CUBIC) Linux's CUBIC; each
+//! receiving host's latency is unknown to within one packet time at the bottleneck. "ideal"
+//! is the idealised host of packet simulators such as htsim and ns-3's defaults: NewReno, an
+//! ACK per segment, RFC 6298's RTO, no jitter, every segment sent the moment the window
+//! allows, each algorithm's own ssthresh floor. A flow's own keys
 //! (`recovery`, `delayed_ack`, ...) override what the model sets.
 
 use crate::error::Result;
@@ -22,6 +23,9 @@ pub const HOST_MODELS: &[&str] = &["linux-6.18", "ideal"];
 /// The send jitter the fidelity suite measured as a Linux host's (docs/fidelity-notes.md, "Send
 /// jitter"): each data packet waits uniform [0, 350 µs) before it enters the network.
 const LINUX_SEND_JITTER_PS: u64 = 350_000_000;
+
+/// Linux's ssthresh floor, in segments (`tcp_reno_ssthresh`: max(cwnd / 2, 2)).
+const LINUX_MIN_SSTHRESH: f64 = 2.0;
 
 impl HostModel {
     pub const DEFAULT: HostModel = HostModel::Linux618;
@@ -80,6 +84,15 @@ impl HostModel {
     /// `send_buffer`'s default: (Linux's send buffer, 6.18's transmissions).
     pub fn send_buffer(self) -> (bool, bool) {
         (self.linux(), self.linux())
+    }
+
+    /// `min_ssthresh`'s default, in segments: Linux floors ssthresh at 2 segments whatever the
+    /// controller (`tcp_reno_ssthresh`, CUBIC's `bictcp_recalc_ssthresh`, the out-of-tree
+    /// `mptcp_olia`), and so do the testbed's kernel controllers (docs/kernel.md, "Why the
+    /// floor is 2 segments"); idealised hosts keep each algorithm's own floor (1 segment for a
+    /// coupled subflow: OLIA-05 §3, BALIA-04 §2, S0 Remark 1).
+    pub fn min_ssthresh(self) -> Option<f64> {
+        self.linux().then_some(LINUX_MIN_SSTHRESH)
     }
 
     /// `cubic_rules`' default for a CUBIC flow.

@@ -154,6 +154,9 @@ pub struct TcpSpec {
     pub packet_size: u64,
     pub ack_size: u64,
     pub initial_window: f64,
+    /// Floor of ssthresh after a decrease, in segments (`min_ssthresh`); None keeps each
+    /// algorithm's own (pathpool_cc::MinSsthresh::Auto, MPTCP-SBD's 1 segment).
+    pub min_ssthresh: Option<f64>,
     pub min_rto: u64,
     /// RFC 6298's RTO (the default) or Linux's (`rto = "linux"`, docs/fidelity.md).
     pub rto: pathpool_cc::RtoRule,

@@ -4,7 +4,7 @@
 use crate::error::ScenarioError;
 use crate::outcome::{FlowOutcome, LinkOutcome, Outcome, Series};
 use crate::progress::Progress;
-use crate::schema::{Buffer, DirectionSpec, FlowKind, QueueSpec, TcpTraffic, UdpPattern};
+use crate::schema::{Buffer, DirectionSpec, FlowKind, QueueSpec, TcpSpec, TcpTraffic, UdpPattern};
 use crate::topology::Hop;
 use crate::units::seconds;
 use crate::Loaded;
@@ -94,7 +94,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                 let mut cfg = sim::TcpFlowConfig::new(fwd, rev);
                 cfg.cc = t.cc;
                 let cubic = pathpool_cc::CubicParams { rules: t.cubic_rules, ..Default::default() };
-                cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, cubic, ..sim::CcConfig::default() };
+                cfg.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, cubic, min_ssthresh: min_ssthresh(t), ..sim::CcConfig::default() };
                 tcp_keys(&mut cfg, t, flow.start, flow.stop);
                 cfg.traffic = crate::convert::traffic(t.traffic);
                 cfg.log_delays = t.log_delays;
@@ -121,12 +121,15 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
                         rev: with_host_latency(&mut s, latency_of(hosts.receiver(f)), hosts.receiver(f), elements(r)),
                     })
                     .collect();
-                let cc = crate::scheme::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
+                let mut cc = crate::scheme::scheme_of(m).map_err(|e| fail(format!("flow {}: {e}", flow.name)))?;
+                if let (sim::MultipathCc::MptcpSbd(p), Some(floor)) = (&mut cc, m.tcp.min_ssthresh) {
+                    p.min_ssthresh = floor;
+                }
                 let mut cfg = sim::MptcpConfig::new(routes, cc);
                 cfg.scheduler = crate::convert::scheduler(m.scheduler);
                 cfg.receive_buffer = m.receive_buffer;
                 let t = &m.tcp;
-                cfg.tcp.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, ..sim::CcConfig::default() };
+                cfg.tcp.cc_config = sim::CcConfig { initial_cwnd: t.initial_window, min_ssthresh: min_ssthresh(t), ..sim::CcConfig::default() };
                 tcp_keys(&mut cfg.tcp, t, flow.start, flow.stop);
                 let first = sim_flows.len();
                 for k in 0..flow.subflows.len() {
@@ -220,6 +223,12 @@ fn series(p: &sim::ProbeSeries, directions: &[Direction]) -> Series {
             .collect(),
         link_drops: directions.iter().map(|d| by_queue.get(&d.queue).map_or_else(|| vec![0; n], |q| q.drops.clone())).collect(),
     }
+}
+
+/// The ssthresh floor of a flow's controller: the scenario's (`min_ssthresh`, 2 segments
+/// under Linux hosts) or each algorithm's own.
+fn min_ssthresh(t: &TcpSpec) -> pathpool_cc::MinSsthresh {
+    t.min_ssthresh.map_or(pathpool_cc::MinSsthresh::Auto, pathpool_cc::MinSsthresh::Fixed)
 }
 
 /// Puts a send-jitter element (`send_jitter`, docs/fidelity.md) in front of a sender's route.

@@ -210,6 +210,9 @@ fn settings(t: &TcpSpec, cc: &str, kernel_ccs: &[String]) -> std::result::Result
     if t.initial_window.fract() != 0.0 || t.initial_window < 1.0 {
         return Err(("initial_window", format!("Linux takes a whole number of segments, got {}", t.initial_window)));
     }
+    if let Some(floor) = t.min_ssthresh.filter(|&m| m != 2.0) {
+        return Err(("min_ssthresh", format!("Linux floors ssthresh at 2 segments, and so do the testbed's kernel controllers; leave min_ssthresh at 2, got {floor}")));
+    }
     let ms = 1_000_000_000u64;
     if t.min_rto % ms != 0 {
         return Err(("min_rto", "Linux takes the RTO floor in whole milliseconds".into()));
