@@ -68,8 +68,13 @@ def toml(s, duration_s, warmup_s):
     for b in range(nbn):
         for j in range(m):
             lines += ["[[flows]]", f'name = "tcp{b}_{j}"', f'route = ["t{b}_{j}", "l{b}", "r{b}", "d{b}"]',
-                      "competitor = true", f'start = "{0.1 * (j + 1):.1f}s"', ""]
+                      "competitor = true", f'start = "{tcp_start_s(j):.1f}s"', ""]
     return "\n".join(lines)
+
+
+def tcp_start_s(j):
+    """The j-th TCP flow's start, in seconds (each bottleneck's flows 100 ms apart)."""
+    return 0.1 * (j + 1)
 
 
 def bdp_packets(s):

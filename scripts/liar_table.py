@@ -30,6 +30,7 @@ import itertools
 import json
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -64,8 +65,26 @@ def design():
     return out + [CENTRE, FIRST]
 
 
+def phase_sets(setup, seed):
+    """Under ideal hosts with a drop-tail queue nothing in a run is random, so seeds alone
+    would repeat one run and a cell's "5 of 5" would be one run counted five times. There each
+    seed moves every TCP flow's start by its own uniform draw in [0, one base RTT)
+    (`random.Random(seed)`), so that the seeds sample the phase the flows lock into."""
+    if "file" in setup or setup["hosts"] != "ideal" or setup["queue"] != "droptail":
+        return []
+    rng = random.Random(seed)
+    bottlenecks = 1 if setup["layout"] == "shared" else setup["subflows"]
+    sets = []
+    for b in range(bottlenecks):
+        for j in range(setup["tcp"]):
+            start = ls.tcp_start_s(j) + rng.uniform(0, setup["rtt_ms"] / 1e3)
+            sets += ["--set", f"flows.tcp{b}_{j}.start={start:.6f}s"]
+    return sets
+
+
 def run(a, setup, receiver, verify, seed):
-    tag = f"{key(setup)}-{receiver}-{'verify' if verify else 'trust'}-s{seed}"
+    phase = phase_sets(setup, seed)
+    tag = f"{key(setup)}-{receiver}-{'verify' if verify else 'trust'}-s{seed}{'-phase' if phase else ''}"
     folder = os.path.join(a.out, tag)
     summary = os.path.join(folder, "summary.json")
     if not os.path.exists(summary):
@@ -83,6 +102,7 @@ def run(a, setup, receiver, verify, seed):
             os.replace(mine, path)
             sets = []
         # S0's detector at the receiver, as the S0 table above (`sbd_detector`).
+        sets += phase
         sets += ["--set", "flows.mptcp.sbd_detector=mptcp-sbd", "--set", f'flows.mptcp.sbd_receiver="{receiver}"',
                  "--set", f"flows.mptcp.sbd_verify={'true' if verify else 'false'}"]
         subprocess.run([a.bin, "run", path, "--cc", "mptcp-sbd", "--seed", str(seed), "--out", folder, *sets],
@@ -184,6 +204,9 @@ def main():
         f"{100 * pb.ALPHA:g} % each way: seeds 1-{a.seeds} first"
         + "".join(f", then seeds 1-{n} where those leave it undecided" for n in later)
         + " (\"Deciding the bound\").\n",
+        "Under ideal hosts with a drop-tail queue, where nothing else in a run is random, each seed also starts every TCP flow "
+        "up to one base RTT later (`phase_sets`), so that seeds sample the phase the flows lock into; S0's NSB files keep "
+        "their start times, so each of their ideal-host cells is one run.\n",
         "\n",
         "Shared bottleneck: the MPTCP connection's rate over the TCP flows' (`sum_ratio`), the sender's check on.\n",
         f"\"Gain, seeds 1-{a.seeds}\" is the bound's own measure (the liar's median sum ratio over the honest receiver's);\n",

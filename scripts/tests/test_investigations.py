@@ -95,3 +95,28 @@ def test_sender_view_tells_one_queue_from_two_and_joint_losses_from_chance():
     assert both == 5 and chance < 1
     both, _ = sv.co_losses(x, [(t + 0.0005, k % 20 == 10) for k, (t, _) in enumerate(x)])
     assert both == 0
+
+
+def test_ideal_drop_tail_seeds_sample_the_phase_of_every_tcp_flow():
+    """Under ideal hosts with a drop-tail queue a seed alone changes nothing: the liar table
+    moves every TCP flow's start by a seed's own draw within one base RTT, and nowhere else."""
+    from scripts import liar_scenarios as ls
+    from scripts import liar_table as lt
+
+    setup = dict(rate_mbps=30, rtt_ms=30, buffer_bdp=1, subflows=3, tcp=2, queue="droptail", hosts="ideal", layout="disjoint")
+    text = ls.toml(setup, 140, 20)
+    draws = {}
+    for seed in (1, 2, 3):
+        sets = lt.phase_sets(setup, seed)
+        assert sets == lt.phase_sets(setup, seed), "the same seed, the same starts"
+        starts = dict(s.split("=") for s in sets[1::2])
+        assert len(starts) == 3 * 2, starts
+        for key, value in starts.items():
+            flow = key.split(".")[1]
+            assert f'name = "{flow}"' in text, f"{flow} is not a flow of the scenario"
+            j = int(flow.rsplit("_", 1)[1])
+            assert ls.tcp_start_s(j) <= float(value[:-1]) < ls.tcp_start_s(j) + 0.030, (key, value)
+        draws[seed] = starts
+    assert len({tuple(d.values()) for d in draws.values()}) == 3, "each seed its own starts"
+    for other in (dict(setup, hosts="linux-6.18"), dict(setup, queue="red")):
+        assert lt.phase_sets(other, 1) == [], other
