@@ -17,7 +17,7 @@
 //! RFC 8382's statistics on RTT miss sharing where the subflows' samples are few and come in
 //! bursts (docs/security.md, "What the sender can see"), so the check also runs Rubenstein et
 //! al.'s delay comparison test (ToN 2002 §IV, `pathpool_sbd::comparison`) on every pair
-//! every 350 ms. It couples a pair only with enough evidence: "shared" in at least
+//! every 350 ms, on bins as long as the connection's RTT (`bin_width_ns`). It couples a pair only with enough evidence: "shared" in at least
 //! [`DELAY_MIN_SHARED`] of the last [`DELAY_MEMORY`] intervals and [`DELAY_SHARED_PER_APART`]
 //! times as often as "apart". No evidence leaves the pair to the decisions. Sharing one
 //! bottleneck is transitive (one bottleneck per path), so the pairs with evidence join their
@@ -37,6 +37,17 @@ use super::ack_delay::DelayedAckFilter;
 use super::receiver::{GroupingRecord, SampleThinning};
 use super::ack_shape::AckShape;
 use crate::time::{to_nanos, Time};
+
+/// The comparison test's bins: at least [`BIN_NS`] (25 ms), and as long as the connection's
+/// first usable RTT sample rounded up to a multiple of that, at most one interval. A bulk
+/// subflow's samples come in trains once per RTT, each train at its own phase of the RTT;
+/// bins shorter than the RTT compare those phases, not the queue: at 10 Mb/s, 100 ms and a
+/// 2-BDP drop-tail queue one shared queue read "apart" in 303 of 399 intervals with 25 ms bins
+/// and "shared" in 353 of 399 with 100 ms ones, two disjoint ones "apart" in 367 of 367 with
+/// a verdict (docs/security.md, "Bins as long as the RTT").
+fn bin_width_ns(first_rtt_ns: u64) -> u64 {
+    first_rtt_ns.div_ceil(BIN_NS).clamp(1, BINS_PER_INTERVAL) * BIN_NS
+}
 
 /// The delay test's memory in intervals of 350 ms (35 s): at 10 Mb/s and 10 ms with Linux
 /// hosts one pair on one queue read "shared" in 79-85 of 340 intervals against 3-39 "apart",
@@ -112,8 +123,10 @@ pub(crate) struct Verifier {
     thinning: SampleThinning,
     /// Leaves out the samples that may include the receiver's delayed-ACK wait.
     delayed_acks: DelayedAckFilter,
-    /// Each subflow's usable RTT samples in the comparison test's bins, by send time.
+    /// Each subflow's usable RTT samples in the comparison test's bins, by send time, and the
+    /// bins' width (`bin_width_ns` of the connection's first usable sample; None before it).
     bins: Vec<Bins>,
+    bin_ns: Option<u64>,
     /// Per pair (x < y, `pair_index`), the delay test's recent verdicts by the sign (for
     /// coupling) and beyond chance (`compare_beyond_chance`, for the evidence of two
     /// bottlenecks).
@@ -147,6 +160,7 @@ impl Verifier {
             thinning: SampleThinning::new(n, spacing),
             delayed_acks: DelayedAckFilter::new(n),
             bins: vec![Bins::default(); n],
+            bin_ns: None,
             delay: vec![VerdictMemory::new(); pairs],
             beyond_chance: vec![VerdictMemory::new(); pairs],
             apart: vec![false; pairs],
@@ -170,7 +184,8 @@ impl Verifier {
         if usable {
             // Binned by the segment's send time, as the kernel daemon's test (every sample:
             // the bins average them).
-            self.bins[sf].add(now_ns.saturating_sub(to_nanos(rtt)) / BIN_NS, (to_nanos(rtt) / 1000) as f64);
+            let width = *self.bin_ns.get_or_insert_with(|| bin_width_ns(to_nanos(rtt)));
+            self.bins[sf].add(now_ns.saturating_sub(to_nanos(rtt)) / width, (to_nanos(rtt) / 1000) as f64);
         }
         if usable && self.thinning.take(sf, since_start) {
             self.sbd.on_delay(sf, now_ns, to_nanos(rtt) as i64);
@@ -207,7 +222,8 @@ impl Verifier {
     /// flight, as the kernel daemon). Returns how many pairs got a verdict by the sign.
     fn compare_pairs(&mut self, now_ns: u64) -> u32 {
         let mut with_verdict = 0;
-        let end = (now_ns / BIN_NS).saturating_sub(BINS_PER_INTERVAL);
+        let width = self.bin_ns.unwrap_or(BIN_NS);
+        let end = (now_ns / width).saturating_sub((BIN_NS * BINS_PER_INTERVAL).div_ceil(width));
         let n = self.bins.len();
         for (i, l) in self.labels.iter_mut().enumerate() {
             *l = i;
@@ -271,6 +287,16 @@ mod tests {
     use super::*;
 
     const MS: Time = crate::time::PS_PER_MS;
+
+    #[test]
+    fn bins_are_as_long_as_the_first_rtt_from_25_ms_to_one_interval() {
+        let ms = 1_000_000;
+        assert_eq!(bin_width_ns(11 * ms), 25 * ms);
+        assert_eq!(bin_width_ns(25 * ms), 25 * ms);
+        assert_eq!(bin_width_ns(31 * ms), 50 * ms);
+        assert_eq!(bin_width_ns(101 * ms), 125 * ms);
+        assert_eq!(bin_width_ns(2000 * ms), 350 * ms);
+    }
 
     /// Two subflows' RTTs every 2 ms for 30 s: a 1 s queue sawtooth (subflow 1's `lag` later)
     /// plus each subflow's own noise; whether the comparison test coupled the pair.
