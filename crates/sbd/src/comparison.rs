@@ -139,9 +139,15 @@ fn uncorrelated_by_chance(cross: f64, n: usize) -> bool {
 /// above zero beyond chance; otherwise no evidence. A window without a queue signal at the
 /// bins' scale then gives no verdict rather than a coin's.
 pub fn compare_beyond_chance(a: &Bins, b: &Bins, end: u64) -> Verdict {
-    match compare_over(a, b, end, WINDOW_BINS, ApartWhen::SignificantlyBelow) {
+    compare_beyond_chance_over(a, b, end, WINDOW_BINS)
+}
+
+/// [`compare_beyond_chance`] over a window of `window` bins (at most [`WINDOW_BINS`]).
+pub fn compare_beyond_chance_over(a: &Bins, b: &Bins, end: u64, window: usize) -> Verdict {
+    let window = window.min(WINDOW_BINS);
+    match compare_over(a, b, end, window, ApartWhen::SignificantlyBelow) {
         Verdict::Shared => {
-            let start = end - WINDOW_BINS as u64; // compare_over judged this window
+            let start = end - window as u64; // compare_over judged this window
             match correlation((start..end).filter_map(|k| Some((a.mean(k)?, b.mean(k)?)))) {
                 Some((c, n)) if !uncorrelated_by_chance(c, n) => Verdict::Shared,
                 _ => Verdict::NoEvidence,

@@ -30,7 +30,7 @@
 //! coupled disjoint subflows and no shared ones the delay test missed; docs/security.md, "The
 //! loss test".)
 
-use pathpool_sbd::comparison::{compare, compare_beyond_chance, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS};
+use pathpool_sbd::comparison::{compare_beyond_chance_over, compare_over, ApartWhen, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, MIN_BINS, WINDOW_BINS};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
@@ -224,6 +224,9 @@ impl Verifier {
         let mut with_verdict = 0;
         let width = self.bin_ns.unwrap_or(BIN_NS);
         let end = (now_ns / width).saturating_sub((BIN_NS * BINS_PER_INTERVAL).div_ceil(width));
+        // The window's duration is the 25 ms bins' (2.8 s) whatever the width, with at least
+        // twice the bins a verdict needs: wider bins decide as soon.
+        let window = ((WINDOW_BINS as u64 * BIN_NS) / width).max(2 * MIN_BINS as u64) as usize;
         let n = self.bins.len();
         for (i, l) in self.labels.iter_mut().enumerate() {
             *l = i;
@@ -231,10 +234,10 @@ impl Verifier {
         for x in 0..n {
             for y in x + 1..n {
                 let p = pair_index(n, x, y);
-                let verdict = compare(&self.bins[x], &self.bins[y], end);
+                let verdict = compare_over(&self.bins[x], &self.bins[y], end, window, ApartWhen::Below);
                 with_verdict += u32::from(verdict != Verdict::NoEvidence);
                 self.delay[p].push(verdict);
-                self.beyond_chance[p].push(compare_beyond_chance(&self.bins[x], &self.bins[y], end));
+                self.beyond_chance[p].push(compare_beyond_chance_over(&self.bins[x], &self.bins[y], end, window));
                 self.apart[p] = self.beyond_chance[p].apart_evidence();
                 if self.delay[p].evidence() {
                     let (a, b) = (self.labels[x], self.labels[y]);
