@@ -65,11 +65,17 @@ def toml(s, duration_s, warmup_s):
             lines += _link(f"tcp_in{b}_{j}", f"t{b}_{j}", f"l{b}")
     subflows = ", ".join(f'["client", "a{i}", "l{0 if shared else i}", "r{0 if shared else i}", "server"]' for i in range(n))
     lines += ["[[flows]]", 'name = "mptcp"', 'kind = "mptcp"', 'cc = "mptcp-sbd"', f"subflows = [{subflows}]", ""]
-    for b in range(nbn):
-        for j in range(m):
-            lines += ["[[flows]]", f'name = "tcp{b}_{j}"', f'route = ["t{b}_{j}", "l{b}", "r{b}", "d{b}"]',
-                      "competitor = true", f'start = "{tcp_start_s(j):.1f}s"', ""]
+    for flow, b, j in tcp_flows(s):
+        lines += ["[[flows]]", f'name = "{flow}"', f'route = ["t{b}_{j}", "l{b}", "r{b}", "d{b}"]',
+                  "competitor = true", f'start = "{tcp_start_s(j):.1f}s"', ""]
     return "\n".join(lines)
+
+
+def tcp_flows(s):
+    """(name, bottleneck, index at that bottleneck) of every TCP flow: `tcp` per bottleneck,
+    one bottleneck when shared, one per subflow when disjoint."""
+    bottlenecks = 1 if s["layout"] == "shared" else s["subflows"]
+    return [(f"tcp{b}_{j}", b, j) for b in range(bottlenecks) for j in range(s["tcp"])]
 
 
 def tcp_start_s(j):

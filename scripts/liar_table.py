@@ -73,12 +73,10 @@ def phase_sets(setup, seed):
     if "file" in setup or setup["hosts"] != "ideal" or setup["queue"] != "droptail":
         return []
     rng = random.Random(seed)
-    bottlenecks = 1 if setup["layout"] == "shared" else setup["subflows"]
     sets = []
-    for b in range(bottlenecks):
-        for j in range(setup["tcp"]):
-            start = ls.tcp_start_s(j) + rng.uniform(0, setup["rtt_ms"] / 1e3)
-            sets += ["--set", f"flows.tcp{b}_{j}.start={start:.6f}s"]
+    for flow, _, j in ls.tcp_flows(setup):
+        start = ls.tcp_start_s(j) + rng.uniform(0, setup["rtt_ms"] / 1e3)
+        sets += ["--set", f"flows.{flow}.start={start:.6f}s"]
     return sets
 
 

@@ -1,9 +1,9 @@
 //! A sender's check that cannot see. The check against a lying receiver (`sbd_verify`,
 //! docs/security.md) holds the receiver's grouping against evidence of its own: the delay
 //! comparison test on each pair of subflows' RTT samples, once per interval. Subflows that get
-//! few packets (many subflows, or many flows, on a slow bottleneck; or one subflow of the
-//! 20 Mb/s setup of docs/security.md under Linux hosts, which carries 2 % of the data) seldom
-//! fill the test's bins, and their pairs then get no verdict in most intervals: the check has
+//! few packets (many subflows, or many flows, on a slow bottleneck; or a coupled subflow held
+//! at one segment by a 1-segment ssthresh floor under Linux's delayed ACKs: docs/security.md,
+//! "Why subflows starved under Linux hosts") seldom fill the test's bins, and their pairs then get no verdict in most intervals: the check has
 //! nothing to hold a receiver's word against, and a receiver that lies may gain there ("What
 //! still fails"). A run like that must say so.
 

@@ -138,12 +138,8 @@ fn uncorrelated_by_chance(cross: f64, n: usize) -> bool {
 /// "shared" only when the cross-correlation is at least the autocorrelations and itself
 /// above zero beyond chance; otherwise no evidence. A window without a queue signal at the
 /// bins' scale then gives no verdict rather than a coin's.
-pub fn compare_beyond_chance(a: &Bins, b: &Bins, end: u64) -> Verdict {
-    compare_beyond_chance_over(a, b, end, WINDOW_BINS)
-}
-
-/// [`compare_beyond_chance`] over a window of `window` bins (at most [`WINDOW_BINS`]).
-pub fn compare_beyond_chance_over(a: &Bins, b: &Bins, end: u64, window: usize) -> Verdict {
+/// Over the window of `window` bins (at most [`WINDOW_BINS`]) ending (exclusive) at `end`.
+pub fn compare_beyond_chance(a: &Bins, b: &Bins, end: u64, window: usize) -> Verdict {
     let window = window.min(WINDOW_BINS);
     match compare_over(a, b, end, window, ApartWhen::SignificantlyBelow) {
         Verdict::Shared => {
@@ -273,13 +269,13 @@ mod tests {
             let a = fill(|k| 40_000.0 + white(k, 2 * seed + 1));
             let b = fill(|k| 40_000.0 + white(k, 2 * seed + 2));
             by_sign += u64::from(compare(&a, &b, end) == Verdict::Shared);
-            beyond_chance += u64::from(compare_beyond_chance(&a, &b, end) == Verdict::Shared);
+            beyond_chance += u64::from(compare_beyond_chance(&a, &b, end, WINDOW_BINS) == Verdict::Shared);
         }
         assert!(by_sign > seeds / 4, "the sign read two unrelated series shared in {by_sign} of {seeds}");
         assert!(beyond_chance * 20 <= seeds, "read shared beyond chance in {beyond_chance} of {seeds}");
         let a = fill(|k| queue(k) + noise(k, 1));
         let b = fill(|k| queue(k) + 3.0 * noise(k, 2));
-        assert_eq!(compare_beyond_chance(&a, &b, end), Verdict::Shared);
+        assert_eq!(compare_beyond_chance(&a, &b, end, WINDOW_BINS), Verdict::Shared);
     }
 
     #[test]

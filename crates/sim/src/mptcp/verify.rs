@@ -17,7 +17,8 @@
 //! RFC 8382's statistics on RTT miss sharing where the subflows' samples are few and come in
 //! bursts (docs/security.md, "What the sender can see"), so the check also runs Rubenstein et
 //! al.'s delay comparison test (ToN 2002 §IV, `pathpool_sbd::comparison`) on every pair
-//! every 350 ms, on bins as long as the connection's RTT (`bin_width_ns`). It couples a pair only with enough evidence: "shared" in at least
+//! every 350 ms, on bins as long as the connection's RTT (`bin_width_ns`). It couples a pair
+//! only with enough evidence: "shared" in at least
 //! [`DELAY_MIN_SHARED`] of the last [`DELAY_MEMORY`] intervals and [`DELAY_SHARED_PER_APART`]
 //! times as often as "apart". No evidence leaves the pair to the decisions. Sharing one
 //! bottleneck is transitive (one bottleneck per path), so the pairs with evidence join their
@@ -30,7 +31,7 @@
 //! coupled disjoint subflows and no shared ones the delay test missed; docs/security.md, "The
 //! loss test".)
 
-use pathpool_sbd::comparison::{compare_beyond_chance_over, compare_over, ApartWhen, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, MIN_BINS, WINDOW_BINS};
+use pathpool_sbd::comparison::{compare_beyond_chance, compare_over, ApartWhen, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, MIN_BINS, WINDOW_BINS};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
@@ -237,7 +238,7 @@ impl Verifier {
                 let verdict = compare_over(&self.bins[x], &self.bins[y], end, window, ApartWhen::Below);
                 with_verdict += u32::from(verdict != Verdict::NoEvidence);
                 self.delay[p].push(verdict);
-                self.beyond_chance[p].push(compare_beyond_chance_over(&self.bins[x], &self.bins[y], end, window));
+                self.beyond_chance[p].push(compare_beyond_chance(&self.bins[x], &self.bins[y], end, window));
                 self.apart[p] = self.beyond_chance[p].apart_evidence();
                 if self.delay[p].evidence() {
                     let (a, b) = (self.labels[x], self.labels[y]);
