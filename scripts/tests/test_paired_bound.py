@@ -21,6 +21,9 @@ def test_allowed_counts_are_the_binomial_tail():
     assert pb.allowed(4, 0.05) == -1
     # A third look at 100 seeds leaves the second's count at 20 seeds as it was.
     assert pb.allowed(20, pb.levels([5, 20, 100])[20]) == 4
+    # crates/scenario/tests/liar.rs's looks: 5, 20 and 50 seeds.
+    short = pb.levels([5, 20, 50])
+    assert [pb.allowed(n, short[n]) for n in (5, 20, 50)] == [0, 4, 16]
 
 
 def test_five_seeds_decide_only_when_unanimous():

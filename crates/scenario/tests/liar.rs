@@ -9,18 +9,24 @@
 //! Each bound is decided as the table decides it (docs/security.md, "Deciding the bound";
 //! scripts/paired_bound.py): per seed the liar's run over the honest receiver's on the same
 //! seed, and the exact sign test at 5 % on the median of those ratios, seeds 1-5 first (all
-//! five within the bound) and then seeds 1-20 (at most 4 beyond), the level split between the
-//! two looks. A bound that the runs cannot decide fails the test, as one that is broken.
+//! five within the bound), then seeds 1-20 (at most 4 beyond) and seeds 1-50 (at most 16),
+//! the level split between the looks. A bound that the runs cannot decide fails the test, as
+//! one that is broken. The third look is for runs whose paired ratios spread although their
+//! median sits well within the bound: since the sender holds its subflows coupled until its
+//! own detector has decided twice, an honest receiver's runs with the check and without part
+//! ways after the first seconds (docs/security.md, "Until the sender has looked").
 
 use pathpool_scenario::{load_str, progress::Progress, simulate, summary};
 
 const SHARED: &str = include_str!("../../../scenarios/security/shared.toml");
 const DISJOINT: &str = include_str!("../../../scenarios/security/disjoint.toml");
 const NSB4: &str = include_str!("../../../scenarios/papers/ferlin2016/nsb-4.toml");
-/// The looks (seeds 1-5, then 1-20) and how many seeds each allows beyond the bound: the
+/// The looks (seeds 1-5, 1-20, 1-50) and how many seeds each allows beyond the bound: the
 /// largest k with P(Binomial(n, 1/2) <= k) within the look's level, 1/32 at five seeds (all
-/// within) and the 1.875 % left at twenty (P(X <= 4) = 0.59 %, P(X <= 5) = 2.07 %).
-const LOOKS: [(u64, usize); 2] = [(5, 0), (20, 4)];
+/// within) and half each of the 1.875 % left at twenty (P(X <= 4) = 0.59 %, P(X <= 5) =
+/// 2.07 %) and fifty (P(X <= 16) = 0.77 %, P(X <= 17) = 1.64 %); scripts/paired_bound.py's
+/// `levels` and `allowed` give the same.
+const LOOKS: [(u64, usize); 3] = [(5, 0), (20, 4), (50, 16)];
 
 /// `field` in the summary of `text` under `hosts` for each of `seeds`.
 fn runs(file: &str, text: &str, hosts: &str, receiver: &str, verify: bool, field: &str, seeds: std::ops::RangeInclusive<u64>) -> Vec<f64> {
@@ -59,7 +65,7 @@ fn bound_holds(what: &str, within: impl Fn(f64) -> bool, pair: impl Fn(std::ops:
             return;
         }
     }
-    panic!("{what}: the bound is broken or cannot be decided with 20 seeds; ratios {ratios:.3?}");
+    panic!("{what}: the bound is broken or cannot be decided with 50 seeds; ratios {ratios:.3?}");
 }
 
 #[test]

@@ -269,9 +269,14 @@ impl Verifier {
     /// subflow the receiver reports not congested (group 99; [S0] §III-B, K-SBD's coupling
     /// set, algorithms.md §7.5): it may join a group at any time. Without this a receiver could split whatever the sender's detector does not see
     /// congested (a short or RED queue, whose skew reads positive), where an honest
-    /// receiver's "not congested" couples.
+    /// receiver's "not congested" couples. A decision not yet made (the first two, 3.5 s
+    /// each) counts as one that couples, as S0's sender couples every subflow before the
+    /// receiver's first decision: the receiver's first decision comes as early as the
+    /// sender's own, and a liar uncoupled until the sender had looked kept that start's
+    /// window for the whole run where the RTT is long (docs/security.md, "Until the sender
+    /// has looked").
     pub fn shared(&self, x: usize, y: usize) -> bool {
-        let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_some_and(|g| g[x] == 0 || g[y] == 0 || g[x] == g[y]);
+        let shared_in = |d: &Option<Vec<u32>>| d.as_ref().is_none_or(|g| g[x] == 0 || g[y] == 0 || g[x] == g[y]);
         if x == y {
             return true;
         }
@@ -352,12 +357,30 @@ mod tests {
             v.delay[pair_index(3, 0, 1)].push(Verdict::Apart);
             v.delay[pair_index(3, 1, 2)].push(Verdict::Apart);
         }
+        // The sender's own two decisions put the three in groups of their own.
+        v.groups = Some(vec![1, 2, 3]);
+        v.previous = v.groups.clone();
         while v.interval < HOLD_INTERVALS {
             v.compare_pairs(0);
         }
         assert!(v.shared(0, 2), "within the hold");
         v.compare_pairs(0);
         assert!(!v.shared(0, 2), "after the hold");
+    }
+
+    #[test]
+    fn a_pair_stays_coupled_until_the_senders_own_two_decisions_find_it_apart() {
+        let mut v = Verifier::new(2, 5 * MS);
+        assert!(v.shared(0, 1), "before the sender's first decision");
+        v.groups = Some(vec![1, 2]);
+        assert!(v.shared(0, 1), "one decision apart, none before it");
+        v.previous = v.groups.clone();
+        assert!(!v.shared(0, 1), "two decisions apart");
+        v.groups = None;
+        v.previous = None;
+        (0..DELAY_MIN_SHARED).for_each(|_| v.beyond_chance[0].push(Verdict::Apart));
+        v.compare_pairs(0);
+        assert!(!v.shared(0, 1), "evidence of two bottlenecks needs no decision");
     }
 
     #[test]
