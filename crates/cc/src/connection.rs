@@ -120,8 +120,10 @@ fn non_negative(x: f64) -> f64 {
 /// floor(cwnd) as an integer, for RFC 6356 §4.1's "floor(cwnd) changed": a window is never
 /// negative, and for non-negative values truncation is the floor. `f64::floor` is a libm
 /// call on the baseline x86-64 target (no SSE4.1 `roundsd`), and this runs on every ACK.
+/// Through i64: one conversion instruction where u64 takes several (windows are far below
+/// 2^63 segments).
 pub(crate) fn whole_segments(cwnd: f64) -> u64 {
-    cwnd as u64
+    cwnd as i64 as u64
 }
 
 impl<A: CongestionControl> Connection<A> {
