@@ -53,9 +53,11 @@ pub enum RtoRule {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RttEstimator {
     rule: RtoRule,
-    min_rto: Nanos,
-    max_rto: Nanos,
-    initial_rto: Nanos,
+    /// The bounds in ns as f64, converted once: `rto()` runs on every ACK, and a u64 -> f64
+    /// conversion takes several instructions on x86-64 (exact below 2^53 ns, 104 days).
+    min_rto: f64,
+    max_rto: f64,
+    initial_rto: f64,
     srtt: SmoothedRtt,
     rttvar: f64,
     /// Number of doublings since the last sample (RFC 6298 (5.5)).
@@ -78,9 +80,9 @@ impl RttEstimator {
     pub fn with_rule(rule: RtoRule, min_rto: Nanos, max_rto: Nanos, initial_rto: Nanos) -> Self {
         RttEstimator {
             rule,
-            min_rto: min_rto.min(max_rto),
-            max_rto,
-            initial_rto,
+            min_rto: min_rto.min(max_rto) as f64,
+            max_rto: max_rto as f64,
+            initial_rto: initial_rto as f64,
             srtt: SmoothedRtt::default(),
             rttvar: 0.0,
             backoffs: 0,
@@ -108,23 +110,23 @@ impl RttEstimator {
 
     /// The timer expired: double the RTO up to the maximum (RFC 6298 (5.5)).
     pub fn backoff(&mut self) {
-        if self.rto() < self.max_rto {
+        if self.rto() < ceil_nanos(self.max_rto) {
             self.backoffs += 1;
         }
     }
 
     pub fn rto(&self) -> Nanos {
         let base = match (self.srtt.get(), self.rule) {
-            (None, _) => self.initial_rto as f64,                                         // (2.1)
+            (None, _) => self.initial_rto,                                                // (2.1)
             (Some(srtt), RtoRule::Rfc6298) => srtt + GRANULARITY.max(K * self.rttvar), // (2.3)
-            (Some(srtt), RtoRule::Linux) => srtt + (K * self.rttvar).max(self.min_rto as f64),
+            (Some(srtt), RtoRule::Linux) => srtt + (K * self.rttvar).max(self.min_rto),
         };
-        let base = base.max(self.min_rto as f64).min(self.max_rto as f64); // (2.4), (2.5)
+        let base = base.max(self.min_rto).min(self.max_rto); // (2.4), (2.5)
         if self.backoffs == 0 {
             return ceil_nanos(base);
         }
         let backed = base * 2f64.powi(self.backoffs.min(62) as i32);
-        ceil_nanos(backed.min(self.max_rto as f64))
+        ceil_nanos(backed.min(self.max_rto))
     }
 
     pub fn srtt(&self) -> Option<Nanos> {

@@ -349,7 +349,8 @@ impl DataSender {
             }
         }
         self.burst = None;
-        let linger = |i: usize| queued[i] as f64 * srtt[i].unwrap_or(1) as f64 / cwnd[i].max(1.0);
+        // Through i64 (segments and ns, far below 2^63): one conversion instruction each.
+        let linger = |i: usize| queued[i] as i64 as f64 * srtt[i].unwrap_or(1) as i64 as f64 / cwnd[i].max(1.0);
         let best = (0..room.len()).filter(|&i| cwnd[i] > 0.0).min_by(|&a, &b| linger(a).total_cmp(&linger(b)).then(a.cmp(&b)))?;
         if room[best] == 0 {
             return None;
