@@ -194,7 +194,7 @@ def main():
     failures, undecided = [], []
     command = (f"python3 -m scripts.liar_table --seeds {a.seeds} --looks {a.looks}"
                + (f" --max-rate {a.max_rate:g}" if a.max_rate is not None else ""))
-    make = ("make liar-table-30" if a.max_rate == 30 and a.looks == "20,100" else "make liar-table" if a.max_rate is None and a.looks == "20" else None)
+    make = ("make liar-table-30" if a.max_rate == 30 and a.looks == "20,100" else "make liar-table" if a.max_rate is None and a.looks == "20,100" else None)
     lines = [
         f"{DURATION_S} s runs with the first {WARMUP_S} s left out, S0's detector at the receiver; written by `{command}`"
         + (f" (`{make}`)" if make else "") + (f"; setups up to {a.max_rate:g} Mb/s only" if a.max_rate is not None else "") + ".\n",
