@@ -117,13 +117,14 @@ fn non_negative(x: f64) -> f64 {
     }
 }
 
-/// floor(cwnd) as an integer, for RFC 6356 §4.1's "floor(cwnd) changed": a window is never
-/// negative, and for non-negative values truncation is the floor. `f64::floor` is a libm
-/// call on the baseline x86-64 target (no SSE4.1 `roundsd`), and this runs on every ACK.
-/// Through i64: one conversion instruction where u64 takes several (windows are far below
-/// 2^63 segments).
-pub(crate) fn whole_segments(cwnd: f64) -> u64 {
-    cwnd as i64 as u64
+/// A window in whole segments, floor(x), 0 below 0 (and for NaN): RFC 6356 §4.1's
+/// "floor(cwnd) changed" here, and a simulated sender's window and room on every send and
+/// ACK. For non-negative values truncation is the floor; `f64::floor` is a libm call on the
+/// baseline x86-64 target (no SSE4.1 `roundsd`). Through i64: one conversion instruction
+/// where u64 takes several and a branch (windows are far below 2^63 segments).
+#[inline(always)]
+pub fn whole_segments(x: f64) -> u64 {
+    (x as i64).max(0) as u64
 }
 
 impl<A: CongestionControl> Connection<A> {

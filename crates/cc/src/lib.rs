@@ -42,7 +42,7 @@ pub type Nanos = u64;
 pub use algorithm::{Algorithm, SinglePath};
 pub use balia::Balia;
 pub use config::CcConfig;
-pub use connection::{CongestionControl, CongestionEvent, Connection};
+pub use connection::{whole_segments, CongestionControl, CongestionEvent, Connection};
 pub use controller::Controller;
 pub use cubic::{Cubic, CubicParams, CubicRules};
 pub use fully_coupled::FullyCoupled;

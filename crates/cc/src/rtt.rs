@@ -149,9 +149,10 @@ impl RttEstimator {
 }
 
 /// `x.ceil() as Nanos` for `0 <= x < 2^63` (292 years in ns; an RTO is at least `min_rto`
-/// and at most `max_rto`), 0 for NaN, inline: a simulated sender asks for its RTO on every ACK, and without
-/// SSE4.1 `f64::ceil` is a library call. Through i64: one conversion instruction each way,
-/// where u64 takes several more (2.2 % of a Linux-host B1 run's instructions).
+/// and at most `max_rto`), 0 for NaN, inline: a simulated sender asks for its RTO on every
+/// ACK, and without SSE4.1 `f64::ceil` is a library call. Through i64: one conversion
+/// instruction each way, where u64 takes several more (2.2 % of a Linux-host B1 run's
+/// instructions).
 #[inline]
 fn ceil_nanos(x: f64) -> Nanos {
     debug_assert!(!(x < 0.0), "{x}");
@@ -159,8 +160,9 @@ fn ceil_nanos(x: f64) -> Nanos {
     (if (t as f64) < x { t + 1 } else { t }) as Nanos
 }
 
-/// `x.round() as Nanos` for `0 <= x < 2^63` (an SRTT or RTTVAR in ns), 0 for NaN, inline: Linux's MPTCP scheduler reads each subflow's SRTT per ACK, and without SSE4.1
-/// `f64::round` is a library call; through i64 as `ceil_nanos`. The fraction `x - t` is exact
+/// `x.round() as Nanos` for `0 <= x < 2^63` (an SRTT or RTTVAR in ns), 0 for NaN, inline:
+/// Linux's MPTCP scheduler reads each subflow's SRTT per ACK, and without SSE4.1 `f64::round`
+/// is a library call; through i64 as `ceil_nanos`. The fraction `x - t` is exact
 /// below 2^53 and 0 above (where every double is a whole number), and NaN for NaN.
 #[inline]
 fn round_nanos(x: f64) -> Nanos {

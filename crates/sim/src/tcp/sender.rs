@@ -7,7 +7,7 @@
 //! (RTO); the controller reads its SRTT (`set_srtt`) and gets each Karn-valid sample with
 //! the ACK for the algorithms' own use (wVegas' base RTT).
 
-use pathpool_cc::{AckInfo, Controller, RttEstimator, Signal};
+use pathpool_cc::{whole_segments, AckInfo, Controller, RttEstimator, Signal};
 
 use crate::ctx::Ctx;
 use crate::event::EventKind;
@@ -438,7 +438,7 @@ impl TcpSender {
         if self.send_buffer.is_some() {
             self.note_window(cwnd);
         }
-        let window = whole(cwnd + self.inflation).max(1);
+        let window = whole_segments(cwnd + self.inflation).max(1);
         loop {
             // SACKed segments have left the network (RFC 6675 pipe with nothing yet lost).
             let flight = self.snd_nxt - self.snd_una - if self.sack { self.scoreboard.len() } else { 0 };
@@ -666,12 +666,12 @@ impl TcpSender {
             if let Some(Next::Retransmit(_) | Next::Again(_)) = self.next_seg(lost_below, self.high_sent, new_data_coming) {
                 return 0;
             }
-            whole(ctl.cwnd(self.subflow) - self.pipe(lost_below) as f64)
+            whole_segments(ctl.cwnd(self.subflow) - self.pipe(lost_below) as f64)
         } else {
             if self.snd_nxt < self.high_sent {
                 return 0;
             }
-            let window = whole(ctl.cwnd(self.subflow) + self.inflation).max(1);
+            let window = whole_segments(ctl.cwnd(self.subflow) + self.inflation).max(1);
             let flight = self.snd_nxt - self.snd_una - if self.sack { self.scoreboard.len() } else { 0 };
             window.saturating_sub(flight)
         };
@@ -684,11 +684,4 @@ impl TcpSender {
         let cwnd = self.try_send(ctx, ctl, owner);
         self.account_cwnd(ctx.now, cwnd);
     }
-}
-
-/// `x.max(0.0) as u64` for windows (below 2^63 segments), through i64: one conversion
-/// instruction where u64 takes several and a branch on x86-64, on every send and ACK.
-#[inline(always)]
-fn whole(x: f64) -> u64 {
-    (x as i64).max(0) as u64
 }
