@@ -128,6 +128,10 @@ pub(crate) struct Verifier {
     /// bins' width (`bin_width_ns` of the connection's first usable sample; None before it).
     bins: Vec<Bins>,
     bin_ns: Option<u64>,
+    /// Each subflow's first retransmission (ns since the start; None before it): the end of
+    /// its slow start. The comparison test reads only windows after both subflows' (see
+    /// `compare_pairs`).
+    first_loss_ns: Vec<Option<u64>>,
     /// Per pair (x < y, `pair_index`), the delay test's recent verdicts by the sign (for
     /// coupling) and beyond chance (`compare_beyond_chance`, for the evidence of two
     /// bottlenecks).
@@ -162,6 +166,7 @@ impl Verifier {
             delayed_acks: DelayedAckFilter::new(n),
             bins: vec![Bins::default(); n],
             bin_ns: None,
+            first_loss_ns: vec![None; n],
             delay: vec![VerdictMemory::new(); pairs],
             beyond_chance: vec![VerdictMemory::new(); pairs],
             apart: vec![false; pairs],
@@ -198,6 +203,7 @@ impl Verifier {
 
     /// A segment of subflow `sf` was retransmitted (a loss, as RFC 8382's pkt_loss counts).
     pub fn on_loss(&mut self, sf: usize, since_start: Time) {
+        self.first_loss_ns[sf].get_or_insert(to_nanos(since_start));
         self.sbd.on_loss(sf, to_nanos(since_start));
     }
 
@@ -232,13 +238,22 @@ impl Verifier {
         for (i, l) in self.labels.iter_mut().enumerate() {
             *l = i;
         }
+        // A connection's subflows start their slow starts together, so every queue they cross
+        // fills at once whether it is one or several: a window that reaches back into either
+        // subflow's slow start (before its first retransmission) is no evidence either way.
+        // On five disjoint 100 Mb/s, 100 ms RED queues such windows coupled pairs from 5.7 s
+        // on, held until 55 s (docs/security.md, "The connection's own slow start").
+        let window_start_ns = end.saturating_sub(window as u64) * width;
+        let settled = |sf: usize| self.first_loss_ns[sf].is_some_and(|at| at <= window_start_ns);
         for x in 0..n {
             for y in x + 1..n {
                 let p = pair_index(n, x, y);
-                let verdict = compare_over(&self.bins[x], &self.bins[y], end, window, ApartWhen::Below);
+                let read = settled(x) && settled(y);
+                let verdict = if read { compare_over(&self.bins[x], &self.bins[y], end, window, ApartWhen::Below) } else { Verdict::NoEvidence };
                 with_verdict += u32::from(verdict != Verdict::NoEvidence);
                 self.delay[p].push(verdict);
-                self.beyond_chance[p].push(compare_beyond_chance(&self.bins[x], &self.bins[y], end, window));
+                let beyond = if read { compare_beyond_chance(&self.bins[x], &self.bins[y], end, window) } else { Verdict::NoEvidence };
+                self.beyond_chance[p].push(beyond);
                 self.apart[p] = self.beyond_chance[p].apart_evidence();
                 if self.delay[p].evidence() {
                     let (a, b) = (self.labels[x], self.labels[y]);
@@ -308,8 +323,9 @@ mod tests {
     }
 
     /// Two subflows' RTTs every 2 ms for 30 s: a 1 s queue sawtooth (subflow 1's `lag` later)
-    /// plus each subflow's own noise; whether the comparison test coupled the pair.
-    fn compared_after(lag: Time) -> bool {
+    /// plus each subflow's own noise; whether the comparison test coupled the pair. Subflow
+    /// `k` ends its slow start (its first retransmission) at `slow_start_end[k]`.
+    fn compared_after(lag: Time, slow_start_end: [Option<Time>; 2]) -> bool {
         let mut v = Verifier::new(2, 5 * MS);
         let queue = |t: Time| 40 * MS + t % (1000 * MS) / 100;
         let mut seed = 1u64;
@@ -320,6 +336,11 @@ mod tests {
         let ack = AckShape { segments: 1, in_order: false };
         for k in 1..15_000 {
             let t = k * 2 * MS;
+            for (sf, end) in slow_start_end.iter().enumerate() {
+                if *end == Some(t) {
+                    v.on_loss(sf, t);
+                }
+            }
             v.on_rtt(0, t, queue(t) + noise(), ack);
             v.on_rtt(1, t, queue(t + lag) + noise(), ack);
         }
@@ -398,7 +419,16 @@ mod tests {
 
     #[test]
     fn the_comparison_test_couples_one_queue_and_not_two_alike_ones() {
-        assert!(compared_after(0), "one queue under both subflows");
-        assert!(!compared_after(75 * MS), "the same sawtooth 75 ms apart: two queues");
+        let settled = [Some(2 * MS), Some(2 * MS)];
+        assert!(compared_after(0, settled), "one queue under both subflows");
+        assert!(!compared_after(75 * MS, settled), "the same sawtooth 75 ms apart: two queues");
+    }
+
+    #[test]
+    fn the_comparison_test_reads_no_window_from_before_both_slow_starts_ended() {
+        assert!(!compared_after(0, [Some(2 * MS), None]), "one subflow still in its slow start");
+        // Subflow 1 leaves it at 20 s: windows from then on (2.8 s) still find the one queue.
+        assert!(compared_after(0, [Some(2 * MS), Some(20_000 * MS)]), "both out of it");
+        assert!(!compared_after(0, [Some(2 * MS), Some(28_000 * MS)]), "no whole window after it");
     }
 }
