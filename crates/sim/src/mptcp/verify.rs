@@ -248,11 +248,14 @@ impl Verifier {
         for x in 0..n {
             for y in x + 1..n {
                 let p = pair_index(n, x, y);
-                let read = settled(x) && settled(y);
-                let verdict = if read { compare_over(&self.bins[x], &self.bins[y], end, window, ApartWhen::Below) } else { Verdict::NoEvidence };
+                let (verdict, beyond) = if settled(x) && settled(y) {
+                    let (a, b) = (&self.bins[x], &self.bins[y]);
+                    (compare_over(a, b, end, window, ApartWhen::Below), compare_beyond_chance(a, b, end, window))
+                } else {
+                    (Verdict::NoEvidence, Verdict::NoEvidence)
+                };
                 with_verdict += u32::from(verdict != Verdict::NoEvidence);
                 self.delay[p].push(verdict);
-                let beyond = if read { compare_beyond_chance(&self.bins[x], &self.bins[y], end, window) } else { Verdict::NoEvidence };
                 self.beyond_chance[p].push(beyond);
                 self.apart[p] = self.beyond_chance[p].apart_evidence();
                 if self.delay[p].evidence() {
