@@ -160,7 +160,7 @@ pub struct DirStats {
 }
 
 impl DirStats {
-    fn new(key: Key, record: u64, t: u64) -> Self {
+    pub(crate) fn new(key: Key, record: u64, t: u64) -> Self {
         DirStats {
             key,
             first_record: record,
