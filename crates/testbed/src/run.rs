@@ -81,7 +81,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     let take = |time_s: f64, with_recoveries: bool| -> Result<Sample> {
         let mut s = Sample { time_s, flows: probe::flows(&traffic.counters, &mptcp_sources), ..Sample::default() };
         for ns in &names {
-            probe::queues(ns, &mut s.queues)?;
+            probe::queues(ns, t0, &mut s.queues)?;
         }
         if with_recoveries {
             for ns in &senders {

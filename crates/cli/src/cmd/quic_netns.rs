@@ -150,7 +150,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
         if next.duration_since(t0) <= duration + Duration::from_secs(2) {
             let mut q = BTreeMap::new();
             for (ns, _) in &queues_of {
-                pathpool_netlab::queues(ns, &mut q).map_err(|e| CliError::runtime(e.0))?;
+                pathpool_netlab::queues(ns, t0, &mut q).map_err(|e| CliError::runtime(e.0))?;
             }
             for (l, key) in links.iter_mut().zip(&queues_of) {
                 let sample = q.get(key).copied().unwrap_or_default();

@@ -83,7 +83,7 @@ pub fn run(l: &Loaded, flows: Vec<QuicFlow>, progress: bool) -> Result<Outcome, 
     let take = || -> Result<Queues, String> {
         let mut q = Queues::new();
         for ns in &names {
-            pathpool_netlab::queues(ns, &mut q).map_err(|e| e.0)?;
+            pathpool_netlab::queues(ns, t0, &mut q).map_err(|e| e.0)?;
         }
         Ok(q)
     };
