@@ -22,6 +22,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import statistics
 import struct
 import subprocess
@@ -221,7 +222,8 @@ def main():
             for transfer, suffix in TRANSFERS:
                 path = os.path.join(a.out, f"{topo}{suffix}-run{k}", "stderr.txt")
                 said = [x for x in open(path).read().splitlines() if "packets" in x] if os.path.exists(path) else ["not recorded"]
-                notes += [f"{topo} {transfer} run {k}: {x}" for x in said]
+                # The file by its name only: where the runs were kept is no part of the result.
+                notes += [f"{topo} {transfer} run {k}: " + re.sub(r"'[^']*/([^/']+)'", r"'\1'", x) for x in said]
     lines += ["", "Packets missing from the captures (the testbed names each file that lacks any): " + ("; ".join(notes) if notes else "none") + "."]
     if failed_runs:
         lines += ["", "Testbed runs that failed and were run again: " + "; ".join(failed_runs) + "."]
