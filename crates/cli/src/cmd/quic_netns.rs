@@ -155,6 +155,7 @@ pub fn run(a: QuicNetnsArgs) -> Result<(), CliError> {
             for (l, key) in links.iter_mut().zip(&queues_of) {
                 let sample = q.get(key).copied().unwrap_or_default();
                 l.forwarded_bytes.push(sample.bytes);
+                l.read_s.push(sample.read_s);
                 l.drops.push(sample.drops);
                 l.queue_packets.push(sample.qlen as f64);
             }

@@ -193,10 +193,16 @@ fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
         .zip(&exp.links)
         .map(|(l, spec)| {
             let fwd = l.forwarded_bytes.get(last).copied().unwrap_or(0) - l.forwarded_bytes.get(first).copied().unwrap_or(0);
+            // Over the link's own readings where they were stamped (a probe reads one
+            // namespace after another: docs/testbed.md, "What is measured").
+            let link_span = match (l.read_s.get(first), l.read_s.get(last)) {
+                (Some(&a), Some(&b)) if b > a => b - a,
+                _ => span,
+            };
             let q = &l.queue_packets[first.min(l.queue_packets.len())..];
             LinkOutcome {
                 name: l.name.clone(),
-                utilization: fwd as f64 * 8.0 / span / (spec.rate_mbps * 1e6),
+                utilization: fwd as f64 * 8.0 / link_span / (spec.rate_mbps * 1e6),
                 drops: l.drops.get(last).copied().unwrap_or(0) - l.drops.get(first).copied().unwrap_or(0),
                 mean_queue_packets: if q.is_empty() { 0.0 } else { q.iter().sum::<f64>() / q.len() as f64 },
             }

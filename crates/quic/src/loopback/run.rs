@@ -54,6 +54,9 @@ pub struct LinkReport {
     pub drops: Vec<u64>,
     pub forwarded_bytes: Vec<u64>,
     pub queue_packets: Vec<f64>,
+    /// Per probe, seconds from the start to when the link's counters were read; empty where
+    /// they are read at the probe's own time (the relays' counters, in this process).
+    pub read_s: Vec<f64>,
 }
 
 #[derive(Clone, Debug, Default)]
