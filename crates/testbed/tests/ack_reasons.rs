@@ -60,8 +60,12 @@ fn the_ack_probe_counts_a_receivers_acks_and_leaves_no_program_behind() {
     assert!(summary.status.success(), "ack_reasons.py: {}", String::from_utf8_lossy(&summary.stderr));
     let text = String::from_utf8_lossy(&summary.stdout);
     let total: u64 = text.lines().filter_map(|l| l.strip_prefix("flow from port ")?.split(": ").nth(1)?.split(' ').next()?.parse::<u64>().ok()).sum();
-    // 2860 segments: whatever Linux's ACK ratio, at least one pure ACK per eight.
-    assert!(total >= 2860 / 8, "{total} pure ACKs counted:\n{text}");
+    // 2860 segments of 1400 bytes, but loopback carries the sender's GSO packets whole (up
+    // to 64 KiB), and Linux ACKs per packet it receives: on a busy machine the sender builds
+    // larger ones (135 pure ACKs in one `make test` here, 969-2325 in calm runs). The bound
+    // asks for one pure ACK per 64 KiB, the most loopback carries in one packet: fewer would
+    // mean the probe misses ACKs, or Linux ACKing less than once per packet, seen in no run.
+    assert!(total >= 2860 * 1400 / 65_536, "{total} pure ACKs counted:\n{text}");
     // A connection starts in quick-ACK mode (tcp_event_data_recv: the first data segment
     // calls tcp_incr_quickack), so its first ACKs are counted as such.
     assert!(text.contains("quick-ACK mode"), "no quick-ACK mode ACK:\n{text}");
