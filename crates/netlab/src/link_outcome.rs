@@ -20,11 +20,20 @@ pub struct Links {
     pub drops: Vec<Vec<u64>>,
 }
 
+/// The seconds between two readings of one queue's counters read at `a` and `b`
+/// (`QueueSample::read_s`), or `window`, the probes' span, when they lack read times.
+pub fn read_span(a: f64, b: f64, window: f64) -> f64 {
+    if b > a {
+        b - a
+    } else {
+        window
+    }
+}
+
 /// The share of `rate_bps` a queue sent between samples `a` and `b`, over the time between
-/// the two reads of its own counters (`window`, the probes' span, when a sample lacks it).
+/// the two reads of its own counters.
 fn utilization(a: &QueueSample, b: &QueueSample, rate_bps: u64, window: f64) -> f64 {
-    let span = if b.read_s > a.read_s { b.read_s - a.read_s } else { window };
-    b.bytes.saturating_sub(a.bytes) as f64 * 8.0 / (rate_bps as f64 * span)
+    b.bytes.saturating_sub(a.bytes) as f64 * 8.0 / (rate_bps as f64 * read_span(a.read_s, b.read_s, window))
 }
 
 /// `samples[k]`: the queues at probe k (k = 0 at the start); `window`: the seconds between

@@ -195,10 +195,8 @@ fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
             let fwd = l.forwarded_bytes.get(last).copied().unwrap_or(0) - l.forwarded_bytes.get(first).copied().unwrap_or(0);
             // Over the link's own readings where they were stamped (a probe reads one
             // namespace after another: docs/testbed.md, "What is measured").
-            let link_span = match (l.read_s.get(first), l.read_s.get(last)) {
-                (Some(&a), Some(&b)) if b > a => b - a,
-                _ => span,
-            };
+            let read = |k: usize| l.read_s.get(k).copied().unwrap_or(0.0);
+            let link_span = pathpool_netlab::link_outcome::read_span(read(first), read(last), span);
             let q = &l.queue_packets[first.min(l.queue_packets.len())..];
             LinkOutcome {
                 name: l.name.clone(),
