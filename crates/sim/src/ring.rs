@@ -55,6 +55,14 @@ impl<T: Copy + Default> Ring<T> {
         Some(value)
     }
 
+    /// Removes the first `n` values (`n` at most `len()`).
+    #[inline(always)]
+    pub fn drop_front(&mut self, n: usize) {
+        debug_assert!(n <= self.len);
+        self.head = (self.head + n) & self.mask();
+        self.len -= n;
+    }
+
     /// The value `i` places from the front.
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<&T> {
@@ -86,6 +94,29 @@ impl<T: Copy + Default> Ring<T> {
         Some(value)
     }
 
+    /// Inserts `value` after every value whose key is at most its own, front to back in
+    /// ascending keys (equal keys keep the order of insertion). Searched from the back: cheap
+    /// when the value belongs at or near the back, as a later arrival most often does.
+    #[inline(always)]
+    pub fn insert_sorted_from_back<K: Ord>(&mut self, value: T, key: impl Fn(&T) -> K) {
+        if self.len == self.slots.len() {
+            self.grow();
+        }
+        let mask = self.mask();
+        let k = key(&value);
+        let mut i = self.len;
+        while i > 0 {
+            let before = self.slots[(self.head + i - 1) & mask];
+            if key(&before) <= k {
+                break;
+            }
+            self.slots[(self.head + i) & mask] = before;
+            i -= 1;
+        }
+        self.slots[(self.head + i) & mask] = value;
+        self.len += 1;
+    }
+
     /// Front to back.
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         (0..self.len).map(move |i| &self.slots[(self.head + i) & self.mask()])
@@ -108,6 +139,30 @@ impl<T: Copy + Default> Ring<T> {
 mod tests {
     use super::Ring;
     use std::collections::VecDeque;
+
+    /// Sorted insertion keeps ascending keys, equal keys in the order inserted, across wraps
+    /// and growths.
+    #[test]
+    fn sorted_insertion_is_a_stable_sort() {
+        let mut ring = Ring::with_capacity(2);
+        let mut reference: Vec<(u64, u64)> = Vec::new();
+        let mut x = 11u64;
+        for step in 0..5_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            if x >> 62 == 0 {
+                let n = ((x >> 20) % 3) as usize;
+                let n = n.min(reference.len());
+                ring.drop_front(n);
+                reference.drain(..n);
+            } else {
+                let v = ((x >> 40) % 16, step);
+                ring.insert_sorted_from_back(v, |&(k, _)| k);
+                let at = reference.partition_point(|&(k, _)| k <= v.0);
+                reference.insert(at, v);
+            }
+            assert!(ring.iter().copied().eq(reference.iter().copied()), "step {step}");
+        }
+    }
 
     /// The same operations on a ring and on a `VecDeque` give the same values, across many
     /// wraps and growths.

@@ -17,12 +17,13 @@ use super::Simulation;
 use crate::element::Element;
 use crate::event::EventKind;
 use crate::packet::PacketId;
+use crate::ring::Ring;
 use crate::time::Time;
 
 use super::SIM_TARGET;
 
 /// An announced arrival.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Pending {
     /// When the packet arrives.
     at: Time,
@@ -51,9 +52,10 @@ pub(crate) struct Merged {
     /// The shortest delay of those pipes: how long after its arrival a packet may be decided.
     slack: Time,
     /// Every queue's announced arrivals not yet decided, in the order they arrive, the next
-    /// last: ordered by (arrival, scheduling time), ties by announcement (a few at a time:
-    /// each sender holds a packet for a jitter's draw).
-    pending: Vec<Pending>,
+    /// first: ordered by (arrival, scheduling time), ties by announcement (a few at a time:
+    /// each sender holds a packet for a jitter's draw). A new arrival is most often the
+    /// latest, so it is placed from the back.
+    pending: Ring<Pending>,
     /// The next announced arrival's time (`Time::MAX`: none).
     next: Time,
     /// The guard event scheduled, if any (see the module comment).
@@ -62,7 +64,7 @@ pub(crate) struct Merged {
 
 impl Default for Merged {
     fn default() -> Self {
-        Merged { queues: Vec::new(), slack: 0, pending: Vec::with_capacity(64), next: Time::MAX, guard: None }
+        Merged { queues: Vec::new(), slack: 0, pending: Ring::with_capacity(64), next: Time::MAX, guard: None }
     }
 }
 
@@ -83,19 +85,11 @@ impl Merged {
         self.next <= now
     }
 
-    /// Inserts `p` behind (towards the front of) the arrivals it does not come before: those
-    /// due earlier, and those due at the same time and scheduling time, announced earlier.
+    /// Inserts `p` behind the arrivals it does not come before: those due earlier, and those
+    /// due at the same time and scheduling time, announced earlier.
     #[inline(always)]
     fn insert(&mut self, p: Pending) {
-        let v = &mut self.pending;
-        let mut i = v.len();
-        v.push(p);
-        let k = p.key();
-        while i > 0 && v[i - 1].key() <= k {
-            v[i] = v[i - 1];
-            i -= 1;
-        }
-        v[i] = p;
+        self.pending.insert_sorted_from_back(p, |q| q.key());
         self.next = self.next.min(p.at);
     }
 }
@@ -137,12 +131,12 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn decide_announced(&mut self, now: Time, sched: Time) {
         let event = key(now, sched);
-        while let Some(&p) = self.merge.pending.last() {
+        while let Some(&p) = self.merge.pending.front() {
             if p.key() > event {
                 self.merge.next = p.at;
                 return;
             }
-            self.merge.pending.pop();
+            self.merge.pending.pop_front();
             let size = self.pool.get(p.id).size_bytes;
             let Element::Queue(queue) = &mut self.elements[p.queue as usize] else { unreachable!("element {} is not a queue", p.queue) };
             match queue.arrive(size, p.at, p.sched) {
@@ -167,7 +161,7 @@ mod tests {
             m.insert(Pending { at, sched, id: i as PacketId, queue: 0 });
         }
         assert_eq!(m.next, 10);
-        let order: Vec<PacketId> = std::iter::from_fn(|| m.pending.pop()).map(|p| p.id).collect();
+        let order: Vec<PacketId> = std::iter::from_fn(|| m.pending.pop_front()).map(|p| p.id).collect();
         assert_eq!(order, vec![4, 1, 3, 2, 6, 0, 5]);
     }
 }

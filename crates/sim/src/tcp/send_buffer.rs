@@ -127,12 +127,9 @@ impl SendBuffer {
 
     /// Segments below `snd_una` are acknowledged: their send times are no longer needed.
     pub fn on_cumulative_ack(&mut self, snd_una: u64) {
-        while self.first_unacked < snd_una {
-            if self.send_times.pop_front().is_none() {
-                self.first_unacked = snd_una;
-                break;
-            }
-            self.first_unacked += 1;
+        if let Some(acked) = snd_una.checked_sub(self.first_unacked) {
+            self.send_times.drop_front(acked.min(self.send_times.len() as u64) as usize);
+            self.first_unacked = snd_una;
         }
     }
 
