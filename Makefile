@@ -152,6 +152,12 @@ bench-hosts: build
 bench-instructions: build
 	python3 -m scripts.bench_instructions --bin $(BIN) --old $(OLD)
 
+# Time per packet of two builds run in turn (docs/simulator.md, "Why wall time says more than
+# instructions"): make bench-builds OLD=<another build of pathpool>
+.PHONY: bench-builds
+bench-builds: build
+	python3 -m scripts.bench_builds --bin $(BIN) --old $(OLD)
+
 .PHONY: bench-long
 bench-long: deps
 	$(CARGO) build --release --locked -p pathpool-sim --example bench

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Time per packet of two builds of `pathpool`, run in turn on the speed benchmarks B1 N=10 and
+MP shared with Linux hosts: the wall-time counterpart of scripts/bench_instructions.py, for a
+change whose instruction count does not say how it runs (docs/simulator.md, "Why wall time
+says more than instructions").
+
+    python3 -m scripts.bench_builds --old OLD_PATHPOOL [--bin target/release/pathpool]
+        [--runs 15] [--seconds 200] [--hosts linux-6.18]
+
+Each run is `pathpool run scenarios/bench/FILE --set simulation.hosts=HOSTS --set
+simulation.duration=Ns`; the builds alternate (old, new, old, new, ...) so that both see the
+machine in the same state. Per scenario it prints the medians of CPU time (user + system of
+the finished child) and of the simulation's own wall time (summary.json's `wall_seconds`), each
+per data packet through the bottleneck, new over old of the medians, and the sorted pairwise
+ratios of the wall times (run i of the new build over run i of the old): on this kind of
+machine they spread by tens of percent even when it is idle, so read a change of a few percent
+only where most pairs agree.
+"""
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIOS = [("scenarios/bench/b1-n10.toml", "B1, N=10"), ("scenarios/bench/mp-n10.toml", "MP shared, 5 TCP + 5 LIA")]
+
+
+def run(binary, scenario, hosts, seconds, out):
+    """(CPU ns, wall ns) per data packet of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cmd = [binary, "run", os.path.join(ROOT, scenario), "--out", out,
+           "--set", f"simulation.hosts={hosts}", "--set", f"simulation.duration={seconds}s"]
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{binary}: {scenario}: exit {done.returncode}: {done.stderr.strip()[-500:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(os.path.join(out, "summary.json")) as f:
+        s = json.load(f)
+    packets = s["data_packets"]
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu / packets * 1e9, s["wall_seconds"] / packets * 1e9
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--old", required=True, help="the build to compare against")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"), help="the new build")
+    ap.add_argument("--runs", type=int, default=15, help="runs of each build per scenario")
+    ap.add_argument("--seconds", type=int, default=200, help="simulated seconds per run")
+    ap.add_argument("--hosts", default="linux-6.18", help="simulation.hosts of every run")
+    a = ap.parse_args()
+    for b in (a.old, a.bin):
+        if not os.access(b, os.X_OK):
+            sys.exit(f"{b}: not an executable pathpool build")
+    if a.runs < 1 or a.seconds < 1:
+        sys.exit("--runs and --seconds: expected whole numbers >= 1")
+    with open("/proc/loadavg") as f:
+        load_before = f.read().split()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for scenario, label in SCENARIOS:
+            times = {"old": [], "new": []}
+            for _ in range(a.runs):
+                for name, binary in (("old", a.old), ("new", a.bin)):
+                    times[name].append(run(binary, scenario, a.hosts, a.seconds, os.path.join(tmp, name)))
+            cpu = {k: statistics.median(t[0] for t in v) for k, v in times.items()}
+            wall = {k: statistics.median(t[1] for t in v) for k, v in times.items()}
+            pairs = sorted(n[1] / o[1] for o, n in zip(times["old"], times["new"]))
+            print(f"{label}, {a.seconds} s, hosts {a.hosts}, {a.runs} runs each: CPU ns/packet old {cpu['old']:.1f} "
+                  f"new {cpu['new']:.1f} ({cpu['new'] / cpu['old']:.3f}); wall ns/packet old {wall['old']:.1f} "
+                  f"new {wall['new']:.1f} ({wall['new'] / wall['old']:.3f}); pairwise wall ratios "
+                  + " ".join(f"{p:.3f}" for p in pairs), flush=True)
+    with open("/proc/loadavg") as f:
+        print(f"load average {load_before} before, {f.read().split()[0]} after")
+
+
+if __name__ == "__main__":
+    main()
