@@ -18,32 +18,15 @@ only where most pairs agree.
 """
 
 import argparse
-import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 
+from scripts.bench_hosts import load, run_once
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = [("scenarios/bench/b1-n10.toml", "B1, N=10"), ("scenarios/bench/mp-n10.toml", "MP shared, 5 TCP + 5 LIA")]
-
-
-def run(binary, scenario, hosts, seconds, out):
-    """(CPU ns, wall ns) per data packet of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cmd = [binary, "run", os.path.join(ROOT, scenario), "--out", out,
-           "--set", f"simulation.hosts={hosts}", "--set", f"simulation.duration={seconds}s"]
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        sys.exit(f"{binary}: {scenario}: exit {done.returncode}: {done.stderr.strip()[-500:]}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with open(os.path.join(out, "summary.json")) as f:
-        s = json.load(f)
-    packets = s["data_packets"]
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return cpu / packets * 1e9, s["wall_seconds"] / packets * 1e9
 
 
 def main():
@@ -59,14 +42,14 @@ def main():
             sys.exit(f"{b}: not an executable pathpool build")
     if a.runs < 1 or a.seconds < 1:
         sys.exit("--runs and --seconds: expected whole numbers >= 1")
-    with open("/proc/loadavg") as f:
-        load_before = f.read().split()[0]
+    sets = [f"simulation.hosts={a.hosts}", f"simulation.duration={a.seconds}s"]
+    load_before = load()
     with tempfile.TemporaryDirectory() as tmp:
         for scenario, label in SCENARIOS:
             times = {"old": [], "new": []}
             for _ in range(a.runs):
                 for name, binary in (("old", a.old), ("new", a.bin)):
-                    times[name].append(run(binary, scenario, a.hosts, a.seconds, os.path.join(tmp, name)))
+                    times[name].append(run_once(binary, os.path.join(ROOT, scenario), name, sets, os.path.join(tmp, name)))
             cpu = {k: statistics.median(t[0] for t in v) for k, v in times.items()}
             wall = {k: statistics.median(t[1] for t in v) for k, v in times.items()}
             pairs = sorted(n[1] / o[1] for o, n in zip(times["old"], times["new"]))
@@ -74,8 +57,7 @@ def main():
                   f"new {cpu['new']:.1f} ({cpu['new'] / cpu['old']:.3f}); wall ns/packet old {wall['old']:.1f} "
                   f"new {wall['new']:.1f} ({wall['new'] / wall['old']:.3f}); pairwise wall ratios "
                   + " ".join(f"{p:.3f}" for p in pairs), flush=True)
-    with open("/proc/loadavg") as f:
-        print(f"load average {load_before} before, {f.read().split()[0]} after")
+    print(f"load average {load_before:.2f} before, {load():.2f} after")
 
 
 if __name__ == "__main__":
