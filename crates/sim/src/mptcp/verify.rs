@@ -27,7 +27,8 @@
 //! sender's evidence of two bottlenecks: a pair with "apart" beyond chance as often as the
 //! coupling rule asks of "shared" is not coupled by the RFC 8382 part, whose statistics on a
 //! short queue's or a starved subflow's samples are chance (docs/security.md, "Evidence of
-//! two bottlenecks"). (A loss co-occurrence test beside it was measured and not kept: it
+//! two bottlenecks"), and such evidence gathered since a pair was last in one group ends its
+//! hold (`released`). (A loss co-occurrence test beside it was measured and not kept: it
 //! coupled disjoint subflows and no shared ones the delay test missed; docs/security.md, "The
 //! loss test".)
 
@@ -58,7 +59,8 @@ pub(crate) const DELAY_MEMORY: usize = 100;
 pub(crate) const DELAY_MIN_SHARED: u32 = 8;
 /// ... and how many times its "apart" ones.
 pub(crate) const DELAY_SHARED_PER_APART: u32 = 3;
-/// A pair found in one group stays coupled for 100 intervals (35 s) after the last evidence:
+/// A pair found in one group stays coupled for 100 intervals (35 s) after the last evidence
+/// (unless evidence of two bottlenecks gathered since ends it: `Verifier::released`):
 /// the test's evidence comes and goes with the queue's phases.
 pub(crate) const HOLD_INTERVALS: u64 = 100;
 /// The least share of intervals with a verdict in which the coupling rule can be met at all
@@ -143,6 +145,9 @@ pub(crate) struct Verifier {
     /// (None: never).
     interval: u64,
     linked_at: Vec<Option<u64>>,
+    /// Per pair, the verdicts beyond chance since it was last in one group: (apart, shared).
+    /// As many "apart" as coupling asks of "shared" end its hold (`released`).
+    since_linked: Vec<(u32, u32)>,
     /// Scratch: a group label per subflow.
     labels: Vec<usize>,
     /// The sender's own observations and decisions, for the run's outputs
@@ -172,6 +177,7 @@ impl Verifier {
             apart: vec![false; pairs],
             interval: 0,
             linked_at: vec![None; pairs],
+            since_linked: vec![(0, 0); pairs],
             labels: vec![0; n],
             observations: Vec::new(),
             decisions: Vec::new(),
@@ -257,6 +263,11 @@ impl Verifier {
                 with_verdict += u32::from(verdict != Verdict::NoEvidence);
                 self.delay[p].push(verdict);
                 self.beyond_chance[p].push(beyond);
+                match beyond {
+                    Verdict::Apart => self.since_linked[p].0 += 1,
+                    Verdict::Shared => self.since_linked[p].1 += 1,
+                    Verdict::NoEvidence => {}
+                }
                 self.apart[p] = self.beyond_chance[p].apart_evidence();
                 if self.delay[p].evidence() {
                     let (a, b) = (self.labels[x], self.labels[y]);
@@ -269,6 +280,7 @@ impl Verifier {
             for y in x + 1..n {
                 if self.labels[x] == self.labels[y] {
                     self.linked_at[pair_index(n, x, y)] = Some(self.interval);
+                    self.since_linked[pair_index(n, x, y)] = (0, 0);
                 }
             }
         }
@@ -279,7 +291,8 @@ impl Verifier {
     /// Must subflows `x` and `y` stay coupled? Only two subflows the sender found congested
     /// in different groups by both of its last two decisions, or for which the comparison
     /// test's verdicts beyond chance are evidence of two bottlenecks, and without recent
-    /// evidence of sharing, may run apart. The RFC 8382 part's coupling yields to that
+    /// evidence of sharing (held for [`HOLD_INTERVALS`] unless evidence of two bottlenecks
+    /// since ends it), may run apart. The RFC 8382 part's coupling yields to that
     /// evidence: its "not congested" and its groups on RTT come from statistics that a short
     /// or starved subflow's samples make chance (docs/security.md, "Evidence of two
     /// bottlenecks"), while "apart" beyond chance is what two queues give and one does not.
@@ -299,8 +312,20 @@ impl Verifier {
             return true;
         }
         let p = pair_index(self.bins.len(), x.min(y), x.max(y));
-        let linked = self.linked_at[p].is_some_and(|at| self.interval - at <= HOLD_INTERVALS);
+        let linked = self.linked_at[p].is_some_and(|at| self.interval - at <= HOLD_INTERVALS) && !self.released(p);
         linked || (!self.apart[p] && (shared_in(&self.groups) || shared_in(&self.previous)))
+    }
+}
+
+impl Verifier {
+    /// Whether pair `p`'s hold has ended early: since it was last in one group, the test read
+    /// it "apart" beyond chance as often as the coupling rule asks of "shared" (8, and three
+    /// times its "shared" beyond chance). The hold bridges the intervals in which the sign
+    /// reads one queue "apart" by chance; "apart" beyond chance is what two queues give and
+    /// one does not, so it is the evidence of two bottlenecks the hold should not bridge.
+    fn released(&self, p: usize) -> bool {
+        let (apart, shared) = self.since_linked[p];
+        apart >= DELAY_MIN_SHARED && apart >= DELAY_SHARED_PER_APART * shared
     }
 }
 
@@ -405,6 +430,27 @@ mod tests {
         (0..DELAY_MIN_SHARED).for_each(|_| v.beyond_chance[0].push(Verdict::Apart));
         v.compare_pairs(0);
         assert!(!v.shared(0, 1), "evidence of two bottlenecks needs no decision");
+    }
+
+    #[test]
+    fn the_hold_ends_on_evidence_of_two_bottlenecks_since_the_link() {
+        let mut v = Verifier::new(2, 5 * MS);
+        (0..DELAY_MIN_SHARED).for_each(|_| v.delay[0].push(Verdict::Shared));
+        v.compare_pairs(0);
+        (0..DELAY_MEMORY).for_each(|_| v.delay[0].push(Verdict::Apart)); // the evidence is gone
+        v.groups = Some(vec![1, 2]);
+        v.previous = v.groups.clone();
+        v.compare_pairs(0);
+        assert!(v.shared(0, 1), "held");
+        v.since_linked[0] = (DELAY_MIN_SHARED - 1, 0);
+        assert!(v.shared(0, 1), "too few \"apart\" beyond chance since the link");
+        v.since_linked[0] = (DELAY_MIN_SHARED, 3);
+        assert!(v.shared(0, 1), "not three times the \"shared\" ones");
+        v.since_linked[0] = (DELAY_SHARED_PER_APART * 3, 3);
+        assert!(!v.shared(0, 1), "evidence of two bottlenecks since the link ends the hold");
+        (0..DELAY_MEMORY).for_each(|_| v.delay[0].push(Verdict::Shared));
+        v.compare_pairs(0);
+        assert!(v.shared(0, 1), "new evidence of sharing links the pair again");
     }
 
     #[test]
