@@ -204,7 +204,8 @@ impl DataReceiver {
 
     pub fn on_segment(&mut self, dsn: u64, bytes: u32) {
         if dsn == self.rcv_nxt {
-            let next = self.out_of_order.next_absent(dsn + 1);
+            // With nothing held out of order (most segments), no search.
+            let next = if self.out_of_order.is_empty() { dsn + 1 } else { self.out_of_order.next_absent(dsn + 1) };
             self.out_of_order.advance(next);
             let n = next - self.rcv_nxt;
             self.rcv_nxt = next;
