@@ -148,8 +148,13 @@ bench-hosts: build
 
 # The same in instructions (valgrind's cachegrind: exact, any load), this build against an older
 # one, OLD=<its pathpool> (docs/simulator.md, "The Linux-host model").
-.PHONY: bench-instructions
-bench-instructions: build
+# valgrind for the instruction counts, installed when root and missing.
+.PHONY: deps-valgrind bench-instructions
+deps-valgrind:
+	@if [ "$$(id -u)" = 0 ] && ! command -v valgrind >/dev/null 2>&1; then \
+	  echo "installing valgrind for the instruction counts"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; fi
+bench-instructions: build deps-valgrind
 	python3 -m scripts.bench_instructions --bin $(BIN) --old $(OLD)
 
 # Time per packet of two builds run in turn (docs/simulator.md, "Why wall time says more than
@@ -197,6 +202,15 @@ bench-htsim: deps
 	$(CARGO) build --release --locked -p pathpool-sim --example bench
 	scripts/htsim/build.sh $(HTSIM) $(OUT)/htsim
 	python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim $(if $(BENCH_ONLY),--only $(BENCH_ONLY)) --doc BENCHMARKS.md
+
+# Instructions per packet of pathpool and htsim on the same cases, one cachegrind run each
+# (BENCHMARKS.md, "Instructions against htsim"): exact and the same on a busy machine. Needs
+# the htsim driver that bench-htsim builds. About 10 minutes.
+.PHONY: bench-instructions-htsim
+bench-instructions-htsim: deps deps-valgrind
+	$(CARGO) build --release --locked -p pathpool-sim --example bench
+	@test -x $(OUT)/htsim/bench_htsim || { echo "build htsim's driver first: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
+	python3 -m scripts.bench_instructions_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim $(if $(BENCH_ONLY),--only $(BENCH_ONLY))
 
 # The scale case alone (BENCHMARKS.md, "The scale case"): its peak memory and speed, one run,
 # GNU time's figures (memory is valid on a busy machine, speed only on an idle one).

@@ -20,6 +20,7 @@ and `<!-- bench_instructions: end -->`.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,8 @@ def main():
     ap.add_argument("--old", required=True, help="the other build of pathpool to compare with")
     ap.add_argument("--seconds", type=int, default=60)
     args = ap.parse_args()
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind: not found (make deps-valgrind installs it as root)")
     for b in (args.old, args.bin):
         if not os.access(b, os.X_OK):
             sys.exit(f"{b!r}: not an executable file (build it first; the old one is given as --old, or OLD= to make bench-instructions)")
