@@ -37,21 +37,36 @@ MODELS = ["linux-6.18", "ideal"]
 BEGIN, END = "<!-- bench_instructions: begin -->", "<!-- bench_instructions: end -->"
 
 
-def count(binary, scenario, model, seconds, scratch):
-    """(instructions, events) of one run."""
-    out = os.path.join(scratch, f"{os.path.basename(scenario)}-{model}-{abs(hash(binary))}")
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-           binary, "run", os.path.join(ROOT, scenario), "--out", out,
-           "--set", f"simulation.hosts={model}", "--set", f"simulation.duration={seconds}s"]
+def instructions(argv):
+    """(instructions, stdout) of one run of argv under cachegrind without its cache simulation."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *argv]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr[-2000:]}")
     m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
     if not m:
-        sys.exit(f"{binary}: valgrind printed no instruction count (is valgrind installed?)")
+        sys.exit(f"{argv[0]}: valgrind printed no instruction count")
+    return int(m.group(1).replace(",", "")), p.stdout
+
+
+def require(binaries, hint):
+    """Exits naming what is missing: valgrind, or one of the binaries (`hint` says how to
+    build it)."""
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind: not found (make deps-valgrind installs it as root)")
+    for b in binaries:
+        if not os.access(b, os.X_OK):
+            sys.exit(f"{b!r}: not an executable file ({hint})")
+
+
+def count(binary, scenario, model, seconds, scratch):
+    """(instructions, events) of one run."""
+    out = os.path.join(scratch, f"{os.path.basename(scenario)}-{model}-{abs(hash(binary))}")
+    n, _ = instructions([binary, "run", os.path.join(ROOT, scenario), "--out", out,
+                         "--set", f"simulation.hosts={model}", "--set", f"simulation.duration={seconds}s"])
     with open(os.path.join(out, "summary.json")) as f:
         events = json.load(f)["events"]
-    return int(m.group(1).replace(",", "")), events
+    return n, events
 
 
 def main():
@@ -59,11 +74,7 @@ def main():
     ap.add_argument("--old", required=True, help="the other build of pathpool to compare with")
     ap.add_argument("--seconds", type=int, default=60)
     args = ap.parse_args()
-    if not shutil.which("valgrind"):
-        sys.exit("valgrind: not found (make deps-valgrind installs it as root)")
-    for b in (args.old, args.bin):
-        if not os.access(b, os.X_OK):
-            sys.exit(f"{b!r}: not an executable file (build it first; the old one is given as --old, or OLD= to make bench-instructions)")
+    require((args.old, args.bin), "build it first; the old one is given as --old, or OLD= to make bench-instructions")
     started = time.time()
     counts = {}
     with tempfile.TemporaryDirectory() as scratch:

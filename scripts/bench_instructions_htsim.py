@@ -20,12 +20,10 @@ begin -->` and `<!-- bench_instructions_htsim: end -->`.
 import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
+from scripts.bench_instructions import instructions, require
 from scripts.bench_vs_htsim import CASES, DESCRIPTION, SCALE
 from scripts.doc_table import emit
 
@@ -34,17 +32,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench_instructions_htsim: begin -->", "<!-- bench_instructions_htsim: end -->"
 
 
-def count(argv, scratch):
+def count(argv):
     """(instructions, bottleneck packets) of one run of argv under cachegrind."""
-    out = os.path.join(scratch, "cachegrind.out")
-    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}", *argv], capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(argv)} under valgrind exited with {proc.returncode}: {proc.stderr[-500:]}")
-    refs = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
-    packets = re.search(r"bottleneck_packets=(\d+)", proc.stdout)
-    if not refs or not packets:
-        sys.exit(f"{' '.join(argv)}: no instruction count in valgrind's output or no bottleneck_packets= in the program's")
-    return int(refs.group(1).replace(",", "")), int(packets.group(1))
+    n, stdout = instructions(argv)
+    packets = re.search(r"bottleneck_packets=(\d+)", stdout)
+    if not packets:
+        sys.exit(f"{' '.join(argv)}: printed no bottleneck_packets=")
+    return n, int(packets.group(1))
 
 
 def main():
@@ -55,11 +49,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated case names: " + ", ".join(c[0] for c in CASES if c[0] != SCALE))
     ap.add_argument("--print", action="store_true", help="print the table instead of writing BENCHMARKS.md")
     a = ap.parse_args()
-    if not shutil.which("valgrind"):
-        sys.exit("valgrind: not found (make deps-valgrind installs it as root)")
-    for path in (a.pathpool, a.htsim):
-        if not os.access(path, os.X_OK):
-            sys.exit(f"{path}: not an executable (build it first: BENCHMARKS.md)")
+    require((a.pathpool, a.htsim), "build it first: BENCHMARKS.md, \"Side by side with htsim\"")
     if a.seconds < 1:
         sys.exit("--seconds must be at least 1")
     cases = [c for c in CASES if c[0] != SCALE and (not a.only or c[0] in a.only.split(","))]
@@ -67,13 +57,12 @@ def main():
         sys.exit(f"--only matched no case; cases: {', '.join(c[0] for c in CASES if c[0] != SCALE)}")
     started = time.time()
     rows = []
-    with tempfile.TemporaryDirectory() as scratch:
-        for name, kind, flows, _ in cases:
-            args = [kind, str(flows), str(a.seconds)]
-            (pi, pp), (hi, hp) = count([a.pathpool, *args], scratch), count([a.htsim, *args], scratch)
-            rows.append(f"| {DESCRIPTION[name]}, {a.seconds} s | {pp} / {hp} | {pi / 1e6:.1f} M / {hi / 1e6:.1f} M "
-                        f"| {pi / pp:.0f} | {hi / hp:.0f} | **{(hi / hp) / (pi / pp):.2f}** |")
-            print(rows[-1], file=sys.stderr, flush=True)
+    for name, kind, flows, _ in cases:
+        args = [kind, str(flows), str(a.seconds)]
+        (pi, pp), (hi, hp) = count([a.pathpool, *args]), count([a.htsim, *args])
+        rows.append(f"| {DESCRIPTION[name]}, {a.seconds} s | {pp} / {hp} | {pi / 1e6:.1f} M / {hi / 1e6:.1f} M "
+                    f"| {pi / pp:.0f} | {hi / hp:.0f} | **{(hi / hp) / (pi / pp):.2f}** |")
+        print(rows[-1], file=sys.stderr, flush=True)
     only = f" --only {a.only}" if a.only else ""
     lines = [
         f"Written by `python3 -m scripts.bench_instructions_htsim --pathpool target/release/examples/bench --htsim out/htsim/bench_htsim --seconds {a.seconds}{only}` "
