@@ -80,9 +80,12 @@ def phase_sets(setup, seed):
     return sets
 
 
-def run(a, setup, receiver, verify, seed):
+def run(a, setup, receiver, verify, seed, mptcp_start_us=0):
+    """One run's summary. `mptcp_start_us`: the MPTCP connection starts that much later (a
+    placebo change of the run, scripts/liar_placebo.py)."""
     phase = phase_sets(setup, seed)
-    tag = f"{key(setup)}-{receiver}-{'verify' if verify else 'trust'}-s{seed}{'-phase' if phase else ''}"
+    placebo = f"-start{mptcp_start_us}us" if mptcp_start_us else ""
+    tag = f"{key(setup)}-{receiver}-{'verify' if verify else 'trust'}{placebo}-s{seed}{'-phase' if phase else ''}"
     folder = os.path.join(a.out, tag)
     summary = os.path.join(folder, "summary.json")
     if not os.path.exists(summary):
@@ -101,6 +104,8 @@ def run(a, setup, receiver, verify, seed):
             sets = []
         # S0's detector at the receiver, as the S0 table above (`sbd_detector`).
         sets += phase
+        if mptcp_start_us:
+            sets += ["--set", f"flows.mptcp.start={mptcp_start_us / 1e6:.6f}s"]
         sets += ["--set", "flows.mptcp.sbd_detector=mptcp-sbd", "--set", f'flows.mptcp.sbd_receiver="{receiver}"',
                  "--set", f"flows.mptcp.sbd_verify={'true' if verify else 'false'}"]
         subprocess.run([a.bin, "run", path, "--cc", "mptcp-sbd", "--seed", str(seed), "--out", folder, *sets],
@@ -123,6 +128,18 @@ def ratio(a, b):
     return a / b
 
 
+def table_setups(max_rate=None):
+    """The table's setups: (shared, disjoint), the design's up to `max_rate` Mb/s under both
+    host models, and S0's NSB-2..5 among the disjoint ones."""
+    setups = [s for s in design() if max_rate is None or s["rate_mbps"] <= max_rate]
+    shared = [dict(s, layout="shared", hosts=h) for s in setups for h in HOSTS]
+    nsb = [dict(file=os.path.join(ROOT, "scenarios", "papers", "ferlin2016", f"nsb-{n}.toml"), name=f"S0's NSB-{n}", layout="disjoint", hosts=h)
+           for n in (2, 3, 4, 5) for h in HOSTS]
+    for s in nsb:
+        s["key"] = f"{os.path.basename(s['file'])[:-5]}-{s['hosts']}"
+    return shared, nsb + [dict(s, layout="disjoint", hosts=h) for s in setups for h in HOSTS]
+
+
 def main():
     ap = table_arguments(ROOT, "liar", 5, "docs/security.md")
     ap.add_argument("--max-rate", type=float, help="only the design's setups up to this rate in Mb/s (a partial "
@@ -132,13 +149,7 @@ def main():
     a = ap.parse_args()
     later = [int(n) for n in a.looks.split(",") if n]
     looks = pb.levels([a.seeds, *later])
-    setups = [s for s in design() if a.max_rate is None or s["rate_mbps"] <= a.max_rate]
-    shared = [dict(s, layout="shared", hosts=h) for s in setups for h in HOSTS]
-    nsb = [dict(file=os.path.join(ROOT, "scenarios", "papers", "ferlin2016", f"nsb-{n}.toml"), name=f"S0's NSB-{n}", layout="disjoint", hosts=h)
-           for n in (2, 3, 4, 5) for h in HOSTS]
-    for s in nsb:
-        s["key"] = f"{os.path.basename(s['file'])[:-5]}-{s['hosts']}"
-    disjoint = nsb + [dict(s, layout="disjoint", hosts=h) for s in setups for h in HOSTS]
+    shared, disjoint = table_setups(a.max_rate)
     res = {}
 
     def gather(plan):
