@@ -23,11 +23,9 @@ import re
 import sys
 import time
 
-from scripts.bench_instructions import instructions, require
+from scripts.bench_instructions import ROOT, instructions, require
 from scripts.bench_vs_htsim import CASES, DESCRIPTION, SCALE
 from scripts.doc_table import emit
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BEGIN, END = "<!-- bench_instructions_htsim: begin -->", "<!-- bench_instructions_htsim: end -->"
 

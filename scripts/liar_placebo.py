@@ -8,9 +8,9 @@ started a little later (100 us by default) over the same run without it.
         [--seeds 100] [--start-us 100] [--rows nsb-3-linux-6.18,...]
 
 Both ratios are counted as the table's sign test counts them (scripts/paired_bound.py): seeds
-whose run did not change, below 0.95 (a cost beyond the bound), above 1.05, and the median. Where the placebo alone puts
-as many seeds beyond 5 % as the check does, the runs' own spread, not the check, decides the
-row. Runs are shared with the liar table's in --out (scripts/liar_table.py's `run`).
+whose run did not change, below 0.95 (a cost beyond the bound), above 1.05, and the median.
+Where the placebo alone puts as many seeds beyond 5 % as the check does, the runs' own spread,
+not the check, decides the row. Runs are shared with the liar table's in --out (scripts/liar_table.py's `run`).
 """
 
 import argparse
