@@ -30,6 +30,15 @@ pub struct Connection {
     /// The sender's check's delay comparison test over the measured window: pair-intervals
     /// with a verdict, and all pair-intervals (0, 0 without the check).
     pub sender_comparisons: (u64, u64),
+    /// MPTCP-SBD in the simulator: the sender's coupling sets (bit j of subflow k's entry:
+    /// coupled with subflow j), the one in force at the window's start and each change after.
+    pub coupling: Records,
+    /// The same against the receiver's own detector's decisions over the measured window
+    /// (docs/security.md, "The coupling against the honest detector"): the share of the
+    /// pair-time they coupled that the sender did not, and of the pair-time they kept apart
+    /// that it coupled, and the share of the pair-time they coupled (None: no such time; the
+    /// whole None where not audited).
+    pub coupling_audit: Option<[Option<f64>; 3]>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -124,6 +133,8 @@ pub fn assemble(l: &Loaded, measured: &[Measured], records: &dyn Fn(usize) -> (R
                 sender_observations: Vec::new(),
                 sender_decisions: Vec::new(),
                 sender_comparisons: (0, 0),
+                coupling: Vec::new(),
+                coupling_audit: None,
             }
         })
         .collect();
@@ -196,6 +207,16 @@ pub(crate) fn summary(m: &Multipath, put: &mut dyn FnMut(String, Value)) {
         // How often the check's own delay test had anything to say (check_blind.rs).
         put("sender_comparison_share".into(), json!(with_verdict as f64 / pairs as f64));
     }
+    // The worst connection's: whether the sender coupled wherever the receiver's own
+    // detector did (a liar gains only where it did not), what it coupled beyond, and how much
+    // the detector coupled (the largest of each).
+    let audits: Vec<[Option<f64>; 3]> = m.connections.iter().filter_map(|c| c.coupling_audit).collect();
+    if !audits.is_empty() {
+        let worst = |k: usize| audits.iter().filter_map(|a| a[k]).reduce(f64::max);
+        put("coupling_missed".into(), json!(worst(0)));
+        put("coupling_added".into(), json!(worst(1)));
+        put("coupling_by_detector".into(), json!(worst(2)));
+    }
     if obs > 0 {
         put("observations".into(), json!(obs));
         put("observation_accuracy".into(), json!(obs_ok as f64 / obs as f64));
@@ -233,6 +254,19 @@ pub(crate) fn write_csv(dir: &Path, m: &Multipath) -> io::Result<()> {
             for (t, groups) in rows {
                 for (k, g) in groups.iter().enumerate() {
                     writeln!(w, "{t:.3},{},{k},{g},{}", c.name, c.truth[k])?;
+                }
+            }
+        }
+        w.flush()?;
+    }
+    if m.connections.iter().any(|c| !c.coupling.is_empty()) {
+        let mut w = io::BufWriter::new(std::fs::File::create(dir.join("coupling.csv"))?);
+        writeln!(w, "time_s,connection,subflow,coupled_with")?;
+        for c in &m.connections {
+            for (t, sets) in &c.coupling {
+                for (k, set) in sets.iter().enumerate() {
+                    let with: Vec<String> = (0..32).filter(|j| set & (1 << j) != 0).map(|j| j.to_string()).collect();
+                    writeln!(w, "{t:.3},{},{k},{}", c.name, with.join(" "))?;
                 }
             }
         }

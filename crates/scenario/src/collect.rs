@@ -42,6 +42,13 @@ pub fn collect(l: &Loaded, s: &sim::Simulation, connections: &[(usize, sim::Mptc
         c.sender_decisions = window(dec, start);
         let measured = s.mptcp_sender_comparisons(id).iter().filter(|r| start + crate::units::seconds(r.time) >= warmup);
         c.sender_comparisons = measured.fold((0, 0), |(v, n), r| (v + u64::from(r.with_verdict), n + u64::from(r.pairs)));
+        let (from, to) = (l.scenario.simulation.warmup.saturating_sub(topo.flows[ti].start), l.scenario.simulation.duration.saturating_sub(topo.flows[ti].start));
+        let log = s.mptcp_coupling(id);
+        let bits = |r: &sim::CouplingRecord| r.sets.iter().map(|x| x.0 as u32).collect::<Vec<u32>>();
+        // The sets in force at the window's start, then each change in it.
+        let first = log.partition_point(|r| r.time <= from).saturating_sub(1);
+        c.coupling = log.iter().skip(first).map(|r| (start + crate::units::seconds(r.time.max(from)), bits(r))).collect();
+        c.coupling_audit = s.mptcp_coupling_audit(id, from, to).map(|a| [a.missed, a.added, a.detector_coupled]);
     }
     Some(mp)
 }

@@ -4,7 +4,8 @@
 //! the honest receiver from a checking sender, under both host models; with the subflows on
 //! disjoint bottlenecks the check costs an honest receiver at most 5 %, there and on S0's
 //! NSB-4 under Linux hosts (where a comparison test that coupled on a majority of its
-//! verdicts cost 18.7 %: docs/security.md, "What still fails").
+//! verdicts cost 18.7 %: docs/security.md, "What still fails"); and the sender couples the
+//! subflows wherever the liar's own detector does.
 //!
 //! Each bound is decided as the table decides it (docs/security.md, "Deciding the bound";
 //! scripts/paired_bound.py): per seed the liar's run over the honest receiver's on the same
@@ -44,7 +45,8 @@ fn runs(file: &str, text: &str, hosts: &str, receiver: &str, verify: bool, field
                         format!("flows.mptcp.sbd_verify={verify}"),
                     ];
                     let run = simulate(&load_str(file, text, &sets).unwrap(), &Progress::hidden()).unwrap();
-                    summary::summary(&run)[field].as_f64().unwrap()
+                    let value = &summary::summary(&run)[field];
+                    value.as_f64().unwrap_or_else(|| panic!("{file}, {hosts}, {receiver}, seed {seed}: {field} is {value}"))
                 })
             })
             .collect();
@@ -77,6 +79,20 @@ fn no_liar_gains_from_a_checking_sender_on_a_shared_bottleneck() {
                 (lied, runs("shared.toml", SHARED, hosts, "honest", true, "sum_ratio", seeds))
             });
         }
+    }
+}
+
+/// The check at the level of the coupling (docs/security.md, "The coupling against the honest
+/// detector"): the "separate" liar's receiver still runs the honest detector, and in every seed
+/// the sender coupled its subflows wherever that detector did, while a sender that trusts the
+/// liar leaves most of that time uncoupled (the audit sees the lie).
+#[test]
+fn the_checking_sender_couples_wherever_the_liars_own_detector_does() {
+    for hosts in ["linux-6.18", "ideal"] {
+        let checked = runs("shared.toml", SHARED, hosts, "separate", true, "coupling_missed", 1..=5);
+        assert!(checked.iter().all(|&m| m <= 0.01), "{hosts}: the checking sender left uncoupled {checked:.3?} of the detector's coupled pair-time");
+        let trusting = runs("shared.toml", SHARED, hosts, "separate", false, "coupling_missed", 1..=5);
+        assert!(trusting.iter().all(|&m| m >= 0.5), "{hosts}: a sender trusting the liar left uncoupled only {trusting:.3?}");
     }
 }
 

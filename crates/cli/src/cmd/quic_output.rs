@@ -181,6 +181,8 @@ fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
                 sender_observations: Vec::new(),
                 sender_decisions: Vec::new(),
                 sender_comparisons: (0, 0),
+                coupling: Vec::new(),
+                coupling_audit: None,
             });
         }
     }

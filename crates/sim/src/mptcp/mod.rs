@@ -4,6 +4,7 @@
 mod ack_delay;
 mod ack_shape;
 pub mod config;
+pub mod coupling_audit;
 pub(crate) mod engine;
 pub mod options;
 mod pairwise;
@@ -14,5 +15,6 @@ mod verify;
 
 pub use config::{MptcpConfig, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, MAX_SUBFLOWS};
 pub use engine::{MptcpId, MptcpStats};
+pub use coupling_audit::{CouplingAudit, CouplingRecord};
 pub use receiver::GroupingRecord;
 pub use verify::{ComparisonRecord, EVIDENCE_SHARE};

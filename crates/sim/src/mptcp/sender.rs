@@ -8,6 +8,7 @@ use pathpool_cc::SubflowSet;
 use pathpool_sbd::{TrendLineDetector, TrendParams};
 
 use super::ack_shape::AckShape;
+use super::coupling_audit::CouplingRecord;
 use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
 use super::receiver::GroupingRecord;
@@ -159,22 +160,16 @@ impl SbdSender {
             let rows: Vec<Option<u8>> = (0..n).map(|i| self.group_of(i, e)).collect();
             return super::pairwise::groups_from_rows(&rows, self.policy.couple_non_congested, out, groups);
         }
-        let group = |i: usize| self.group_of(i, e).filter(|&g| g != GROUP_NOT_CONGESTED);
-        for (x, set) in out.iter_mut().enumerate() {
-            *set = match group(x) {
-                None if self.policy.couple_non_congested => all,
-                None => SubflowSet::single(x),
-                Some(gx) => (0..n).fold(SubflowSet::empty(), |s, y| match group(y) {
-                    Some(gy) if gy == gx => s.with(y),
-                    None if self.policy.couple_non_congested => s.with(y),
-                    _ if y == x => s.with(y),
-                    _ => s,
-                }),
-            };
-            if let Some(v) = &self.verifier {
+        s0_coupling(|i| self.group_of(i, e).filter(|&g| g != GROUP_NOT_CONGESTED), self.policy.couple_non_congested, out);
+        if let Some(v) = &self.verifier {
+            for (x, set) in out.iter_mut().enumerate() {
                 *set = (0..n).filter(|&y| v.shared(x, y)).fold(*set, |s, y| s.with(y));
             }
         }
+    }
+
+    pub fn policy(&self) -> &SbdPolicy {
+        &self.policy
     }
 
     /// The sender's own observations and decisions (`SbdPolicy::verify`; empty without it).
@@ -190,6 +185,25 @@ impl SbdSender {
     /// An RTT sample for the verifier; true when the coupling sets may change.
     fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
         self.verifier.as_mut().is_some_and(|v| v.on_rtt(sf, since_start, rtt, acked))
+    }
+}
+
+/// S(x) of algorithms.md §7.5 for every subflow from one decision: `group(i)` is subflow i's
+/// congested group, None where it was found not congested or has no entry (S0 §III-B: such a
+/// subflow may join any group when `couple_non_congested`).
+pub(crate) fn s0_coupling<G: PartialEq>(group: impl Fn(usize) -> Option<G>, couple_non_congested: bool, out: &mut [SubflowSet]) {
+    let n = out.len();
+    for (x, set) in out.iter_mut().enumerate() {
+        *set = match group(x) {
+            None if couple_non_congested => SubflowSet::all(n),
+            None => SubflowSet::single(x),
+            Some(gx) => (0..n).fold(SubflowSet::empty(), |s, y| match group(y) {
+                Some(gy) if gy == gx => s.with(y),
+                None if couple_non_congested => s.with(y),
+                _ if y == x => s.with(y),
+                _ => s,
+            }),
+        };
     }
 }
 
@@ -249,6 +263,8 @@ pub(crate) struct DataSender {
     pub coupler: Coupler,
     /// The coupling set each subflow passes to the controller.
     pub coupling: Vec<SubflowSet>,
+    /// MPTCP-SBD: the coupling sets from the start and at each change (coupling_audit.rs).
+    pub coupling_log: Vec<CouplingRecord>,
     /// `SbdPolicy::pairwise`: the bottleneck groups the controller couples per group
     /// (`Controller::set_groups`), and whether they changed since the controller last got them.
     pub groups: Vec<SubflowSet>,
@@ -274,8 +290,9 @@ impl DataSender {
             // Uncoupled at the start (algorithms.md §11 item 22).
             MultipathCc::TrLia { hold } => (Coupler::Tr(TrSwitch::new(n, hold)), SubflowSet::empty()),
         };
-        let coupling = (0..n).map(|i| if initial.is_empty() { SubflowSet::single(i) } else { initial }).collect();
+        let coupling: Vec<SubflowSet> = (0..n).map(|i| if initial.is_empty() { SubflowSet::single(i) } else { initial }).collect();
         let pairwise = matches!(cc, MultipathCc::MptcpSbd(p) if p.pairwise);
+        let coupling_log = if matches!(coupler, Coupler::Sbd(_)) { vec![CouplingRecord { time: 0, sets: coupling.clone() }] } else { Vec::new() };
         DataSender {
             maps: (0..n).map(|_| DsnMap::default()).collect(),
             dsn_next: 0,
@@ -284,6 +301,7 @@ impl DataSender {
             rr_next: 0,
             coupler,
             coupling,
+            coupling_log,
             groups: if pairwise { vec![SubflowSet::all(n)] } else { Vec::new() },
             groups_changed: pairwise,
             burst: None,
@@ -360,6 +378,13 @@ impl DataSender {
         Some(best)
     }
 
+    /// Keeps the coupling sets computed at `since_start` where they changed.
+    fn log_coupling(&mut self, since_start: Time) {
+        if self.coupling_log.last().is_none_or(|r| r.sets != self.coupling) {
+            self.coupling_log.push(CouplingRecord { time: since_start, sets: self.coupling.clone() });
+        }
+    }
+
     /// A decision arrived on an ACK at `since_start`; true when the coupling sets were
     /// computed again.
     pub fn on_group(&mut self, g: MpGroup, since_start: Time) -> bool {
@@ -368,6 +393,7 @@ impl DataSender {
                 s.coupling_sets(&mut self.coupling, &mut self.groups);
                 // Only a pairwise connection has groups; others never call set_groups.
                 self.groups_changed |= !self.groups.is_empty();
+                self.log_coupling(since_start);
                 return true;
             }
         }
@@ -382,6 +408,7 @@ impl DataSender {
                 s.coupling_sets(&mut self.coupling, &mut self.groups);
                 // Only a pairwise connection has groups; others never call set_groups.
                 self.groups_changed |= !self.groups.is_empty();
+                self.log_coupling(since_start);
                 return true;
             }
         }

@@ -11,9 +11,11 @@ use crate::error::ConfigError;
 use crate::mptcp::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
 use crate::mptcp::engine::{Connection, MptcpId, MptcpStats, Siblings, Subflow};
 use crate::mptcp::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
+use crate::mptcp::coupling_audit::{self, CouplingAudit, CouplingRecord};
 use crate::mptcp::ComparisonRecord;
 use crate::mptcp::sender::{Coupler, DataSender};
 use crate::tcp::TcpSender;
+use crate::time::Time;
 
 impl Simulation {
     /// An MPTCP connection from one sender host to one receiver host over `cfg.subflows`.
@@ -128,6 +130,22 @@ impl Simulation {
             Coupler::Sbd(s) => s.own_comparisons(),
             _ => &[],
         }
+    }
+
+    /// MPTCP-SBD: the sender's coupling sets from the start and at each change; empty for
+    /// other schemes.
+    pub fn mptcp_coupling(&self, c: MptcpId) -> &[CouplingRecord] {
+        &self.mptcp.conns[c.0 as usize].data.coupling_log
+    }
+
+    /// MPTCP-SBD (not pairwise): the sender's coupling against the receiver's own detector's
+    /// decisions over [`from`, `to`) since the connection's start (mptcp/coupling_audit.rs);
+    /// None for other schemes.
+    pub fn mptcp_coupling_audit(&self, c: MptcpId, from: Time, to: Time) -> Option<CouplingAudit> {
+        let conn = &self.mptcp.conns[c.0 as usize];
+        let (Some(rx), Coupler::Sbd(s)) = (&conn.sbd, &conn.data.coupler) else { return None };
+        let policy = s.policy();
+        (!policy.pairwise).then(|| coupling_audit::audit(&rx.decisions, &conn.data.coupling_log, policy.couple_non_congested, from, to, coupling_audit::settle()))
     }
 
     /// MPTCP-SBD-pairwise's decided pair relations: per decision, each subflow's row as a bit
