@@ -227,6 +227,15 @@ bench-instructions-htsim: deps deps-valgrind
 	@test -x $(OUT)/htsim/bench_htsim || { echo "build htsim's driver first: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
 	python3 -m scripts.bench_instructions_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim $(if $(BENCH_ONLY),--only $(BENCH_ONLY))
 
+# Growth of time per packet with the number of flows, in back-to-back pairs of runs with few
+# and many flows (BENCHMARKS.md, "Growth with the number of flows"), for pathpool and htsim;
+# writes its table. Needs the htsim driver that bench-htsim builds. About 10 minutes, idle.
+.PHONY: bench-growth
+bench-growth: deps
+	$(CARGO) build --release --locked -p pathpool-sim --example bench
+	@test -x $(OUT)/htsim/bench_htsim || { echo "build htsim's driver first: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
+	python3 -m scripts.bench_growth --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim --doc BENCHMARKS.md
+
 # The scale case alone (BENCHMARKS.md, "The scale case"): its peak memory and speed, one run,
 # GNU time's figures (memory is valid on a busy machine, speed only on an idle one).
 bench-scale: deps
