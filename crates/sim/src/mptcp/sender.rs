@@ -168,6 +168,7 @@ impl SbdSender {
         }
     }
 
+    /// The policy the connection was built with.
     pub fn policy(&self) -> &SbdPolicy {
         &self.policy
     }
@@ -292,7 +293,8 @@ impl DataSender {
         };
         let coupling: Vec<SubflowSet> = (0..n).map(|i| if initial.is_empty() { SubflowSet::single(i) } else { initial }).collect();
         let pairwise = matches!(cc, MultipathCc::MptcpSbd(p) if p.pairwise);
-        let coupling_log = if matches!(coupler, Coupler::Sbd(_)) { vec![CouplingRecord { time: 0, sets: coupling.clone() }] } else { Vec::new() };
+        // A pairwise connection couples per group (`groups`), not by these sets.
+        let coupling_log = if matches!(coupler, Coupler::Sbd(_)) && !pairwise { vec![CouplingRecord { time: 0, sets: coupling.clone() }] } else { Vec::new() };
         DataSender {
             maps: (0..n).map(|_| DsnMap::default()).collect(),
             dsn_next: 0,
@@ -380,7 +382,7 @@ impl DataSender {
 
     /// Keeps the coupling sets computed at `since_start` where they changed.
     fn log_coupling(&mut self, since_start: Time) {
-        if self.coupling_log.last().is_none_or(|r| r.sets != self.coupling) {
+        if self.coupling_log.last().is_some_and(|r| r.sets != self.coupling) {
             self.coupling_log.push(CouplingRecord { time: since_start, sets: self.coupling.clone() });
         }
     }
