@@ -12,7 +12,7 @@
 use pathpool_cc::SubflowSet;
 
 use super::receiver::GroupingRecord;
-use super::sender::s0_coupling;
+use super::coupling_rule::s0_coupling;
 use crate::time::{from_nanos, Time};
 
 /// How long a decision of the detector must have stood before the sender's coupling is held

@@ -5,6 +5,7 @@ mod ack_delay;
 mod ack_shape;
 pub mod config;
 pub mod coupling_audit;
+mod coupling_rule;
 pub(crate) mod engine;
 pub mod options;
 mod pairwise;

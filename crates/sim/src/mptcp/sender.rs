@@ -9,6 +9,7 @@ use pathpool_sbd::{TrendLineDetector, TrendParams};
 
 use super::ack_shape::AckShape;
 use super::coupling_audit::CouplingRecord;
+use super::coupling_rule::s0_coupling;
 use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
 use super::receiver::GroupingRecord;
@@ -186,25 +187,6 @@ impl SbdSender {
     /// An RTT sample for the verifier; true when the coupling sets may change.
     fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
         self.verifier.as_mut().is_some_and(|v| v.on_rtt(sf, since_start, rtt, acked))
-    }
-}
-
-/// S(x) of algorithms.md §7.5 for every subflow from one decision: `group(i)` is subflow i's
-/// congested group, None where it was found not congested or has no entry (S0 §III-B: such a
-/// subflow may join any group when `couple_non_congested`).
-pub(crate) fn s0_coupling<G: PartialEq>(group: impl Fn(usize) -> Option<G>, couple_non_congested: bool, out: &mut [SubflowSet]) {
-    let n = out.len();
-    for (x, set) in out.iter_mut().enumerate() {
-        *set = match group(x) {
-            None if couple_non_congested => SubflowSet::all(n),
-            None => SubflowSet::single(x),
-            Some(gx) => (0..n).fold(SubflowSet::empty(), |s, y| match group(y) {
-                Some(gy) if gy == gx => s.with(y),
-                None if couple_non_congested => s.with(y),
-                _ if y == x => s.with(y),
-                _ => s,
-            }),
-        };
     }
 }
 
