@@ -66,7 +66,8 @@ def main():
 
     lines = [
         f"Written by `python3 -m scripts.liar_coupling --seeds {a.seeds}` on {time.strftime('%Y-%m-%d')} "
-        f"({len(runs)} runs, {(time.time() - started) / 60:.0f} min with {a.jobs} jobs): per cell the median "
+        f"({len(runs)} runs; {(time.time() - started) / 60:.1f} min with {a.jobs} jobs for those not already in its folder, "
+        "which it shares with the liar table): per cell the median "
         f"[largest] over seeds 1-{a.seeds}, in per cent of the pair-time.",
         "",
         "Shared setups, the check on: the share of the pair-time the honest receiver's detector coupled "
