@@ -14,6 +14,7 @@ pub mod backend;
 pub mod bounded_read;
 mod cc;
 pub mod check_blind;
+pub mod check_missed;
 mod csv_out;
 pub mod delay_trace;
 pub mod detector_blind;

@@ -79,7 +79,7 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
     if !o.warnings.is_empty() {
         put("phase_lock_warnings".into(), json!(o.warnings));
     }
-    let blind: Vec<String> = crate::detector_blind::warnings(o).into_iter().chain(crate::check_blind::warnings(o)).collect();
+    let blind: Vec<String> = crate::detector_blind::warnings(o).into_iter().chain(crate::check_blind::warnings(o)).chain(crate::check_missed::warnings(o)).collect();
     if !blind.is_empty() {
         put("detector_warnings".into(), json!(blind));
     }

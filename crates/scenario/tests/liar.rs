@@ -93,6 +93,14 @@ fn the_checking_sender_couples_wherever_the_liars_own_detector_does() {
         assert!(checked.iter().all(|&m| m <= 0.01), "{hosts}: the checking sender left uncoupled {checked:.3?} of the detector's coupled pair-time");
         let trusting = runs("shared.toml", SHARED, hosts, "separate", false, "coupling_missed", 1..=5);
         assert!(trusting.iter().all(|&m| m >= 0.5), "{hosts}: a sender trusting the liar left uncoupled only {trusting:.3?}");
+        // The trusting sender's run says so; the checking sender's does not.
+        for (verify, warned) in [(false, true), (true, false)] {
+            let sets = ["flows.mptcp.cc=\"mptcp-sbd\"".to_string(), format!("simulation.hosts={hosts}"), "flows.mptcp.sbd_detector=mptcp-sbd".into(), "flows.mptcp.sbd_receiver=separate".into(), format!("flows.mptcp.sbd_verify={verify}")];
+            let run = simulate(&load_str("shared.toml", SHARED, &sets).unwrap(), &Progress::hidden()).unwrap();
+            let s = summary::summary(&run);
+            let says = s.get("detector_warnings").and_then(|w| w.as_array()).is_some_and(|w| w.iter().any(|l| l.as_str().is_some_and(|l| l.contains("coupling_missed"))));
+            assert_eq!(says, warned, "{hosts}, sbd_verify = {verify}: {:?}", s.get("detector_warnings"));
+        }
     }
 }
 
