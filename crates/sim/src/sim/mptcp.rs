@@ -8,7 +8,7 @@ use crate::ctx::Ctx;
 use crate::element::Element;
 use crate::ids::FlowId;
 use crate::error::ConfigError;
-use crate::mptcp::config::{MptcpConfig, MultipathCc, MAX_SUBFLOWS};
+use crate::mptcp::config::{MptcpConfig, MultipathCc, SbdFeedback, MAX_SUBFLOWS};
 use crate::mptcp::engine::{Connection, MptcpId, MptcpStats, Siblings, Subflow};
 use crate::mptcp::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
 use crate::mptcp::coupling_audit::{self, CouplingAudit, CouplingRecord};
@@ -138,14 +138,17 @@ impl Simulation {
         &self.mptcp.conns[c.0 as usize].data.coupling_log
     }
 
-    /// MPTCP-SBD (not pairwise): the sender's coupling against the receiver's own detector's
-    /// decisions over [`from`, `to`) since the connection's start (mptcp/coupling_audit.rs);
-    /// None for other schemes.
+    /// MPTCP-SBD coupling as the decisions say (`SbdFeedback::Decisions`, not pairwise): the
+    /// sender's coupling against the receiver's own detector's decisions over [`from`, `to`)
+    /// since the connection's start (mptcp/coupling_audit.rs); None for other schemes, whose
+    /// senders do not couple by S0's rule (`ssc-lia`'s switch, the open-loop feedbacks), so a
+    /// shortfall against it would say nothing of the decisions they got.
     pub fn mptcp_coupling_audit(&self, c: MptcpId, from: Time, to: Time) -> Option<CouplingAudit> {
         let conn = &self.mptcp.conns[c.0 as usize];
         let (Some(rx), Coupler::Sbd(s)) = (&conn.sbd, &conn.data.coupler) else { return None };
         let policy = s.policy();
-        (!policy.pairwise).then(|| coupling_audit::audit(&rx.decisions, &conn.data.coupling_log, policy.couple_non_congested, from, to, coupling_audit::settle()))
+        (!policy.pairwise && matches!(policy.feedback, SbdFeedback::Decisions))
+            .then(|| coupling_audit::audit(&rx.decisions, &conn.data.coupling_log, policy.couple_non_congested, from, to, coupling_audit::settle()))
     }
 
     /// MPTCP-SBD-pairwise's decided pair relations: per decision, each subflow's row as a bit
