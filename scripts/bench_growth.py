@@ -20,7 +20,7 @@ import statistics
 import sys
 import time
 
-from scripts.bench_vs_htsim import read_doc, run_once
+from scripts.bench_vs_htsim import read_doc, run_once, write_doc
 
 # (label, scenario, few flows, many flows, simulated seconds): the aims of BENCHMARKS.md.
 GROWTHS = [("B1 from 10 to 100 flows", "b1", 10, 100, 600), ("S from 10 to 1000 flows", "s", 10, 1000, 600)]
@@ -67,6 +67,7 @@ def main():
         rows.append(f"| {label}, {seconds} s | {cells[0]} | {cells[1]} |")
         print(rows[-1], flush=True)
     lines = [
+        "",
         f"Written by `python3 -m scripts.bench_growth --pathpool target/release/examples/bench --htsim out/htsim/bench_htsim "
         f"--pairs {a.pairs}` on {time.strftime('%Y-%m-%d')} ({(time.time() - started) / 60:.1f} min; load average "
         f"{load_before:.2f} -> {os.getloadavg()[0]:.2f}): growth of wall time per packet, the median over {a.pairs} "
@@ -77,10 +78,7 @@ def main():
         *rows,
     ]
     if a.doc:
-        before, after = read_doc(a.doc, *MARKERS)
-        with open(a.doc, "w") as f:
-            f.write(before + "\n" + "\n".join(lines) + "\n" + after)
-        print(f"wrote {MARKERS[0]} ... into {a.doc}", file=sys.stderr)
+        write_doc(a, MARKERS, lines)
     else:
         print("\n".join(lines))
 

@@ -79,7 +79,7 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
     if !o.warnings.is_empty() {
         put("phase_lock_warnings".into(), json!(o.warnings));
     }
-    let blind: Vec<String> = crate::detector_blind::warnings(o).into_iter().chain(crate::check_blind::warnings(o)).chain(crate::check_missed::warnings(o)).collect();
+    let blind = detector_warnings(o);
     if !blind.is_empty() {
         put("detector_warnings".into(), json!(blind));
     }
@@ -88,6 +88,12 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
         put("wall_events_per_second".into(), json!(o.events as f64 / o.wall_seconds));
     }
     m
+}
+
+/// What the run's detectors and the sender's check could not back (summary.json's
+/// `detector_warnings`; `pathpool run` prints them).
+pub fn detector_warnings(o: &Outcome) -> Vec<String> {
+    crate::detector_blind::warnings(o).into_iter().chain(crate::check_blind::warnings(o)).chain(crate::check_missed::warnings(o)).collect()
 }
 
 /// The summary as pretty JSON text with a final newline.
