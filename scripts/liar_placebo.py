@@ -38,20 +38,33 @@ def counted(ratios):
     return f"{same} the same, {sum(r < 0.95 for r in ratios)} below 0.95, {sum(r > 1.05 for r in ratios)} above 1.05, median {statistics.median(ratios):.3f}"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def placebo_arguments(doc, seeds):
+    """The arguments of a placebo script (this one's and liar_placebo_shared's): --bin, --out,
+    --seeds (default `seeds`), --start-us, --jobs and --print."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pathpool"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "liar"))
-    ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--seeds", type=int, default=seeds)
     ap.add_argument("--start-us", type=int, default=100, help="how much later the placebo starts the MPTCP connection (us)")
-    ap.add_argument("--rows", default=DEFAULT_ROWS, help="comma-separated keys of disjoint rows (nsb-N-HOSTS or the design's keys)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--print", action="store_true", help="print the table instead of writing docs/security.md")
+    return ap
+
+
+def checked(ap):
+    """Parses `ap`'s arguments, exiting on a missing binary or counts below 1."""
     a = ap.parse_args()
     if not os.access(a.bin, os.X_OK):
         sys.exit(f"{a.bin}: not an executable (make build)")
     if a.seeds < 1 or a.start_us < 1:
         sys.exit("--seeds and --start-us must be at least 1")
+    return a
+
+
+def main():
+    ap = placebo_arguments(__doc__, 100)
+    ap.add_argument("--rows", default=DEFAULT_ROWS, help="comma-separated keys of disjoint rows (nsb-N-HOSTS or the design's keys)")
+    a = checked(ap)
     known = disjoint_rows()
     unknown = [r for r in a.rows.split(",") if r not in known]
     if unknown:
