@@ -125,7 +125,8 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
         Located { value, origin: c.origin, path: c.path }
     });
     let sbd_verify = f.bool("sbd_verify")?.map(|v| f.located("sbd_verify", v));
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min, sbd_detector, sbd_receiver, sbd_verify })
+    let sbd_verify_follow = f.choice("sbd_verify_follow", &["decisions", "intervals", "rises"])?;
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min, sbd_detector, sbd_receiver, sbd_verify, sbd_verify_follow })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -147,6 +148,7 @@ pub fn first_sbd_key(m: &MptcpSpec) -> Option<&str> {
         .or(m.sbd_detector.as_ref().map(|d| &d.path))
         .or(m.sbd_receiver.as_ref().map(|r| &r.path))
         .or(m.sbd_verify.as_ref().map(|v| &v.path))
+        .or(m.sbd_verify_follow.as_ref().map(|v| &v.path))
         .map(String::as_str)
 }
 

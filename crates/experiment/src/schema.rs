@@ -128,6 +128,9 @@ pub struct MptcpSpec {
     pub sbd_receiver: Option<Located<ReceiverReport>>,
     /// `sbd_verify`: the sender checks the decisions with a detector of its own.
     pub sbd_verify: Option<Located<bool>>,
+    /// `sbd_verify_follow`: when the sender's coupling sets take up a change in what its check
+    /// allows, "decisions", "intervals" or "rises" (None: "decisions"; docs/security.md).
+    pub sbd_verify_follow: Option<Located<String>>,
 }
 
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@ use crate::convert;
 use pathpool_cc::{Algorithm, Scheme};
 use pathpool_experiment::mptcp::{check_name, first_sbd_key, S2_HOLD_S};
 use pathpool_experiment::schema::MptcpSpec;
-use pathpool_sim::{time, MultipathCc, SbdFeedback, SbdPolicy};
+use pathpool_sim::{time, MultipathCc, SbdFeedback, SbdPolicy, VerifyFollow};
 
 /// The simulator's form of scheme `name` (one of `pathpool_cc::Scheme`'s names).
 pub fn scheme(name: &str) -> Result<MultipathCc, String> {
@@ -36,6 +36,11 @@ pub fn scheme_of(m: &MptcpSpec) -> Result<MultipathCc, String> {
             p.corr_min = m.sbd_corr_min.as_ref().map(|c| c.value).or(p.corr_min);
             p.report = m.sbd_receiver.as_ref().map_or(p.report, |r| convert::report(r.value));
             p.verify = m.sbd_verify.as_ref().map_or(p.verify, |v| v.value);
+            p.verify_follow = match m.sbd_verify_follow.as_ref().map(|v| v.value.as_str()) {
+                Some("intervals") => VerifyFollow::Intervals,
+                Some("rises") => VerifyFollow::Rises,
+                _ => p.verify_follow,
+            };
             // A connection that names no detector runs its scheme's preset (the scheme table's,
             // `pathpool_cc::Scheme::detector`): for `mptcp-sbd` the recommended `pathpool`
             // (docs/sbd.md, "The pathpool preset"): the split (at sbd_corr_min if given) and

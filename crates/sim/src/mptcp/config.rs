@@ -63,9 +63,28 @@ pub struct SbdPolicy {
     /// The sender checks the receiver's decisions against a detector of its own on RTT
     /// samples and couples what either says is shared (`verify`; docs/security.md).
     pub verify: bool,
+    /// When the sender's coupling sets take up a change in what the check allows
+    /// (`verify_follow`; docs/security.md, "When the coupling follows the check").
+    pub verify_follow: VerifyFollow,
     /// The receiver reports which pairs of subflows share a bottleneck and the sender couples
     /// per bottleneck group (`cc = "mptcp-sbd-pairwise"`; `super::pairwise`).
     pub pairwise: bool,
+}
+
+/// When a checking sender (`SbdPolicy::verify`) computes its coupling sets again. What the
+/// check allows (`Verifier::shared`) changes at each 350 ms interval of its comparison test
+/// (evidence of sharing, its hold, evidence of two bottlenecks) as well as at its own
+/// decisions (docs/security.md, "When the coupling follows the check").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyFollow {
+    /// At the sender's own decisions (every 3.5 s) and at each new report from the receiver.
+    Decisions,
+    /// Also at the end of every interval at which the check's answer for some pair changed.
+    Intervals,
+    /// Also at the end of every interval at which the check newly couples some pair; then the
+    /// sets only grow by the pairs the check couples, and drop pairs only at a decision or
+    /// report, as with `Decisions`.
+    Rises,
 }
 
 /// A receiver's MP_GROUP reports. In MPTCP-SBD the receiver decides which subflows the sender
@@ -99,7 +118,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, rfc8382: false, report: ReceiverReport::Honest, verify: false, pairwise: false }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, rfc8382: false, report: ReceiverReport::Honest, verify: false, verify_follow: VerifyFollow::Decisions, pairwise: false }
     }
 }
 

@@ -13,7 +13,7 @@ use super::coupling_rule::s0_coupling;
 use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
 use super::receiver::GroupingRecord;
-use super::verify::{ComparisonRecord, Verifier};
+use super::verify::{ComparisonRecord, Recompute, Verifier};
 use crate::time::{to_nanos, Time};
 
 /// Per subflow: the data sequence number (DSN) of every subflow segment from `base` on
@@ -85,7 +85,7 @@ pub(crate) struct SbdSender {
 
 impl SbdSender {
     fn new(policy: SbdPolicy, n: usize) -> Self {
-        let verifier = (policy.verify && policy.feedback == SbdFeedback::Decisions).then(|| Verifier::new(n, policy.sample_spacing));
+        let verifier = (policy.verify && policy.feedback == SbdFeedback::Decisions).then(|| Verifier::new(n, policy.sample_spacing, policy.verify_follow));
         SbdSender { policy, rings: vec![[GroupEntry::default(); RING]; n], arrivals: 0, switched_on: false, last_positive: 0, counted_epoch: None, verifier }
     }
 
@@ -184,9 +184,19 @@ impl SbdSender {
         self.verifier.as_ref().map_or(&[], |v| &v.comparisons)
     }
 
-    /// An RTT sample for the verifier; true when the coupling sets may change.
-    fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
-        self.verifier.as_mut().is_some_and(|v| v.on_rtt(sf, since_start, rtt, acked))
+    /// An RTT sample for the verifier: what it asks of the coupling sets.
+    fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> Recompute {
+        self.verifier.as_mut().map_or(Recompute::No, |v| v.on_rtt(sf, since_start, rtt, acked))
+    }
+
+    /// `VerifyFollow::Rises`: every set gains the subflows the check now couples with it; none
+    /// loses one (that waits for a decision or report, `coupling_sets`).
+    fn grow_sets(&self, out: &mut [SubflowSet]) {
+        let Some(v) = &self.verifier else { return };
+        let n = out.len();
+        for (x, set) in out.iter_mut().enumerate() {
+            *set = (0..n).filter(|&y| v.shared(x, y)).fold(*set, |s, y| s.with(y));
+        }
     }
 }
 
@@ -388,12 +398,20 @@ impl DataSender {
     /// taken on an ACK of shape `acked`; true when the coupling sets were computed again.
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
         if let Coupler::Sbd(s) = &mut self.coupler {
-            if s.on_rtt(sf, since_start, rtt, acked) {
-                s.coupling_sets(&mut self.coupling, &mut self.groups);
-                // Only a pairwise connection has groups; others never call set_groups.
-                self.groups_changed |= !self.groups.is_empty();
-                self.log_coupling(since_start);
-                return true;
+            match s.on_rtt(sf, since_start, rtt, acked) {
+                Recompute::No => {}
+                Recompute::All => {
+                    s.coupling_sets(&mut self.coupling, &mut self.groups);
+                    // Only a pairwise connection has groups; others never call set_groups.
+                    self.groups_changed |= !self.groups.is_empty();
+                    self.log_coupling(since_start);
+                    return true;
+                }
+                Recompute::Grow => {
+                    s.grow_sets(&mut self.coupling);
+                    self.log_coupling(since_start);
+                    return true;
+                }
             }
         }
         if let Coupler::Tr(t) = &mut self.coupler {

@@ -36,6 +36,7 @@ use pathpool_sbd::comparison::{compare_beyond_chance, compare_over, ApartWhen, B
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
+use super::config::VerifyFollow;
 use super::receiver::{GroupingRecord, SampleThinning};
 use super::ack_shape::AckShape;
 use crate::time::{to_nanos, Time};
@@ -157,10 +158,25 @@ pub(crate) struct Verifier {
     pub decisions: Vec<GroupingRecord>,
     /// The comparison test's verdicts per interval (summary.json's `sender_comparison_share`).
     pub comparisons: Vec<ComparisonRecord>,
+    /// When the coupling sets follow the check (`SbdPolicy::verify_follow`), and per pair the
+    /// check's answer (`shared`) at the last interval (kept only when they follow intervals).
+    follow: VerifyFollow,
+    answers: Vec<bool>,
+}
+
+/// What an RTT sample asks of the sender's coupling sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Recompute {
+    /// Nothing changed.
+    No,
+    /// Compute them again (a decision, or with `VerifyFollow::Intervals` a changed answer).
+    All,
+    /// Add the pairs the check now couples (`VerifyFollow::Rises`).
+    Grow,
 }
 
 impl Verifier {
-    pub fn new(n: usize, spacing: Time) -> Self {
+    pub fn new(n: usize, spacing: Time, follow: VerifyFollow) -> Self {
         let params = SbdParams { corr_split: true, corr_min: CORR_MIN, ..SbdParams::mptcp_sbd() };
         let pairs = n * n.saturating_sub(1) / 2;
         Verifier {
@@ -182,12 +198,15 @@ impl Verifier {
             observations: Vec::new(),
             decisions: Vec::new(),
             comparisons: Vec::new(),
+            follow,
+            answers: vec![true; pairs],
         }
     }
 
-    /// An RTT sample of subflow `sf` at `since_start`, on an ACK of shape `acked`; true when
-    /// a new decision was made.
-    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
+    /// An RTT sample of subflow `sf` at `since_start`, on an ACK of shape `acked`; whether
+    /// the coupling sets may change (a new decision, or an interval that changed the check's
+    /// answer where they follow intervals).
+    pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> Recompute {
         let decided = self.poll(since_start);
         let now_ns = to_nanos(since_start);
         // A sample that may hold the receiver's delayed-ACK wait counts as a packet without
@@ -213,8 +232,8 @@ impl Verifier {
         self.sbd.on_loss(sf, to_nanos(since_start));
     }
 
-    fn poll(&mut self, since_start: Time) -> bool {
-        let mut decided = false;
+    fn poll(&mut self, since_start: Time) -> Recompute {
+        let mut decided = Recompute::No;
         while let Some(step) = self.sbd.poll(to_nanos(since_start)) {
             self.observations.push(GroupingRecord { time: since_start, groups: self.sbd.observation().groups.clone() });
             let with_verdict = self.compare_pairs(to_nanos(since_start));
@@ -224,10 +243,35 @@ impl Verifier {
                 let d = self.sbd.decision();
                 self.previous = self.groups.replace(d.groups.clone());
                 self.decisions.push(GroupingRecord { time: since_start, groups: d.groups.clone() });
-                decided = true;
+                decided = Recompute::All;
             }
+            decided = decided.max_with(self.answers_changed());
         }
         decided
+    }
+
+    /// After an interval (and any decision with it): what the check's answers ask of the
+    /// coupling sets where they follow intervals (`VerifyFollow`), the answers kept.
+    fn answers_changed(&mut self) -> Recompute {
+        if self.follow == VerifyFollow::Decisions {
+            return Recompute::No;
+        }
+        let n = self.bins.len();
+        let (mut changed, mut rose) = (false, false);
+        for x in 0..n {
+            for y in x + 1..n {
+                let p = pair_index(n, x, y);
+                let now = self.shared(x, y);
+                changed |= now != self.answers[p];
+                rose |= now && !self.answers[p];
+                self.answers[p] = now;
+            }
+        }
+        match self.follow {
+            VerifyFollow::Intervals if changed => Recompute::All,
+            VerifyFollow::Rises if rose => Recompute::Grow,
+            _ => Recompute::No,
+        }
     }
 
     /// The comparison test on every pair, once per interval; the pairs with evidence join
@@ -329,6 +373,17 @@ impl Verifier {
     }
 }
 
+impl Recompute {
+    /// The larger of two requests (computing the sets again covers growing them).
+    fn max_with(self, other: Recompute) -> Recompute {
+        match (self, other) {
+            (Recompute::All, _) | (_, Recompute::All) => Recompute::All,
+            (Recompute::Grow, _) | (_, Recompute::Grow) => Recompute::Grow,
+            _ => Recompute::No,
+        }
+    }
+}
+
 /// The index of pair (x, y), x < y, among the n(n-1)/2 pairs of n subflows.
 fn pair_index(n: usize, x: usize, y: usize) -> usize {
     x * (2 * n - x - 1) / 2 + (y - x - 1)
@@ -354,7 +409,7 @@ mod tests {
     /// plus each subflow's own noise; whether the comparison test coupled the pair. Subflow
     /// `k` ends its slow start (its first retransmission) at `slow_start_end[k]`.
     fn compared_after(lag: Time, slow_start_end: [Option<Time>; 2]) -> bool {
-        let mut v = Verifier::new(2, 5 * MS);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
         let queue = |t: Time| 40 * MS + t % (1000 * MS) / 100;
         let mut seed = 1u64;
         let mut noise = || {
@@ -392,7 +447,7 @@ mod tests {
 
     #[test]
     fn sharing_is_transitive_and_held() {
-        let mut v = Verifier::new(3, 5 * MS);
+        let mut v = Verifier::new(3, 5 * MS, VerifyFollow::Decisions);
         // Pairs (0, 1) and (1, 2) with evidence, (0, 2) none: all three in one group.
         for _ in 0..DELAY_MIN_SHARED {
             v.delay[pair_index(3, 0, 1)].push(Verdict::Shared);
@@ -419,7 +474,7 @@ mod tests {
 
     #[test]
     fn a_pair_stays_coupled_until_the_senders_own_two_decisions_find_it_apart() {
-        let mut v = Verifier::new(2, 5 * MS);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
         assert!(v.shared(0, 1), "before the sender's first decision");
         v.groups = Some(vec![1, 2]);
         assert!(v.shared(0, 1), "one decision apart, none before it");
@@ -434,7 +489,7 @@ mod tests {
 
     #[test]
     fn the_hold_ends_on_evidence_of_two_bottlenecks_since_the_link() {
-        let mut v = Verifier::new(2, 5 * MS);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
         (0..DELAY_MIN_SHARED).for_each(|_| v.delay[0].push(Verdict::Shared));
         v.compare_pairs(0);
         (0..DELAY_MEMORY).for_each(|_| v.delay[0].push(Verdict::Apart)); // the evidence is gone
@@ -455,7 +510,7 @@ mod tests {
 
     #[test]
     fn evidence_of_two_bottlenecks_overrides_the_senders_own_coupling_but_not_sharing() {
-        let mut v = Verifier::new(2, 5 * MS);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
         v.groups = Some(vec![0, 1]); // subflow 0 not congested: coupled with every other
         assert!(v.shared(0, 1));
         (0..DELAY_MIN_SHARED).for_each(|_| v.beyond_chance[0].push(Verdict::Apart));
@@ -464,6 +519,24 @@ mod tests {
         (0..DELAY_MIN_SHARED).for_each(|_| v.delay[0].push(Verdict::Shared));
         v.compare_pairs(0);
         assert!(v.shared(0, 1), "evidence of sharing by the sign still couples");
+    }
+
+    #[test]
+    fn the_sets_follow_a_changed_answer_at_its_interval_only_where_asked() {
+        use Recompute::{All, Grow, No};
+        for (follow, split, linked) in [(VerifyFollow::Decisions, No, No), (VerifyFollow::Intervals, All, All), (VerifyFollow::Rises, No, Grow)] {
+            let mut v = Verifier::new(2, 5 * MS, follow);
+            assert_eq!(v.answers_changed(), No, "{follow:?}: coupled before the sender has looked, as at the start");
+            // The sender's own two decisions find the pair apart: the check lets it go.
+            v.groups = Some(vec![1, 2]);
+            v.previous = v.groups.clone();
+            assert_eq!(v.answers_changed(), split, "{follow:?}: the check's answer turned to apart");
+            assert_eq!(v.answers_changed(), No, "{follow:?}: the same answer again");
+            // Evidence of sharing links the pair at an interval.
+            (0..DELAY_MIN_SHARED).for_each(|_| v.delay[0].push(Verdict::Shared));
+            v.compare_pairs(0);
+            assert_eq!(v.answers_changed(), linked, "{follow:?}: the check's answer turned to shared");
+        }
     }
 
     #[test]
