@@ -162,11 +162,7 @@ impl SbdSender {
             return super::pairwise::groups_from_rows(&rows, self.policy.couple_non_congested, out, groups);
         }
         s0_coupling(|i| self.group_of(i, e).filter(|&g| g != GROUP_NOT_CONGESTED), self.policy.couple_non_congested, out);
-        if let Some(v) = &self.verifier {
-            for (x, set) in out.iter_mut().enumerate() {
-                *set = (0..n).filter(|&y| v.shared(x, y)).fold(*set, |s, y| s.with(y));
-            }
-        }
+        self.grow_sets(out);
     }
 
     /// The policy the connection was built with.
@@ -189,8 +185,9 @@ impl SbdSender {
         self.verifier.as_mut().map_or(Recompute::No, |v| v.on_rtt(sf, since_start, rtt, acked))
     }
 
-    /// `VerifyFollow::Rises`: every set gains the subflows the check now couples with it; none
-    /// loses one (that waits for a decision or report, `coupling_sets`).
+    /// Every set gains the subflows the check couples with it; none loses one. The check's
+    /// part of `coupling_sets`, and alone under `VerifyFollow::Rises` (a set loses subflows
+    /// only at a decision or report).
     fn grow_sets(&self, out: &mut [SubflowSet]) {
         let Some(v) = &self.verifier else { return };
         let n = out.len();
