@@ -9,6 +9,7 @@ measure cannot tell a liar from a run started 100 us later.
 
     python3 -m scripts.liar_placebo_shared [--bin target/release/pathpool] [--out out/liar]
         [--seeds 5] [--start-us 100] [--paired-seeds 100] [--jobs N] [--print]
+        [--setups KEY,...] [--check-set KEY=VALUE ...]
 
 Where the measure puts a liar above +5 % (the bound fails on it), a second table counts, over seeds
 1 to --paired-seeds, the seeds on which each receiver's sum ratio lies above 1.05 times the
@@ -17,6 +18,9 @@ change): a liar that gains moves runs up more often than down, a placebo moves t
 
 Runs are shared with the liar table's in --out (scripts/liar_table.py's `run`): use a new --out
 for a new build. Without --print the table goes into docs/security.md between its markers.
+--setups takes only those shared setups (the table's keys) and counts their seeds whether or not
+the measure flags them; --check-set passes a setting to every run (all have the check on), as
+liar_table's does, and needs --print.
 """
 
 import concurrent.futures
@@ -53,10 +57,20 @@ def paired_counts(receiver_ratios, honest_ratios):
 def main():
     ap = lp.placebo_arguments(__doc__, 5)
     ap.add_argument("--paired-seeds", type=int, default=100, help="seeds of the second table (0: none)")
+    ap.add_argument("--setups", help="comma-separated keys of shared setups: only these, their seeds counted whatever the measure says")
+    ap.add_argument("--check-set", action="append", metavar="KEY=VALUE", help="a setting for every run (needs --print)")
     a = lp.checked(ap)
     if a.paired_seeds < 0:
         sys.exit("--paired-seeds must be at least 0")
+    if a.check_set and not a.print:
+        sys.exit("--check-set needs --print: the table in docs/security.md is the check's defaults'")
     shared, _ = lt.table_setups()
+    if a.setups:
+        known = {lt.key(s): s for s in shared}
+        unknown = [k for k in a.setups.split(",") if k not in known]
+        if unknown:
+            sys.exit(f"--setups: unknown shared setup {', '.join(unknown)}; expected keys such as {next(iter(known))}")
+        shared = [known[k] for k in a.setups.split(",")]
     seeds = range(1, a.seeds + 1)
     receivers = ["honest", *lt.LIARS, PLACEBO]
     plan = [(s, r, k) for s in shared for r in receivers for k in seeds]
@@ -98,12 +112,17 @@ def main():
         lines.append(f"| {lt.label(s)} | {s['hosts']} | {statistics.median(honest):.2f} | {' | '.join(cells)} |")
     n = len(shared)
     counts = "; ".join(f"{r} {over[r]} above +5 % and {under[r]} below -5 %" for r in [*lt.LIARS, PLACEBO])
-    head = (f"Written by `python3 -m scripts.liar_placebo_shared --seeds {a.seeds} --start-us {a.start_us}` "
-            f"(`make liar-placebo-shared`) on {time.strftime('%Y-%m-%d')} ({(time.time() - started) / 60:.1f} min for the runs "
+    options = (f" --paired-seeds {a.paired_seeds}" + (f" --setups {a.setups}" if a.setups else "")
+               + "".join(f" --check-set '{kv}'" for kv in a.check_set or []))
+    head = (f"Written by `python3 -m scripts.liar_placebo_shared --seeds {a.seeds} --start-us {a.start_us}{options}`"
+            + ("" if a.setups or a.check_set else " (`make liar-placebo-shared`)")
+            + f" on {time.strftime('%Y-%m-%d')} ({(time.time() - started) / 60:.1f} min for the runs "
             f"not already in its folder, which it shares with the liar table): per shared setup, the check on, each receiver's "
             f"median sum ratio over seeds 1-{a.seeds} over the honest receiver's (the bound's own measure; beyond +5 % in bold).")
     tail = f"Of the {n} setups: {counts}."
     text = [head, "", *lines, "", tail]
+    if a.setups:
+        flagged = shared
     if a.paired_seeds and flagged:
         paired = gather([(s, r, k) for s in flagged for r in receivers for k in range(1, a.paired_seeds + 1)])
         text += ["", f"Where that measure puts a liar above +5 %: per receiver, of seeds 1-{a.paired_seeds}, "

@@ -7,7 +7,7 @@ disjoint). Writes the table into docs/security.md between its markers (or prints
 --print).
 
     python3 -m scripts.liar_table [--bin target/release/pathpool] [--out out/liar] [--seeds 5] [--looks 20,100]
-                                  [--jobs N] [--print] [--max-rate MBPS]
+                                  [--jobs N] [--print] [--max-rate MBPS] [--check-set KEY=VALUE ...]
 
 Each cell (a liar in a shared setup, or a disjoint setup's cost) is decided from paired runs:
 per seed the liar's run over the honest receiver's on the same seed (on disjoint bottlenecks,
@@ -15,7 +15,9 @@ the check on over off), by the sign test at 5 % each way (scripts/paired_bound.p
 "fails" or "undecided" with the runs given. Seeds 1-5 first; the cells those leave undecided
 get more seeds, up to each of --looks in turn. The bound's own measure (medians of seeds 1-5) stays beside it.
 Exits 1 unless every cell holds. Runs are kept in --out by setup, receiver and seed, not by
-binary: use a new --out for a new build.
+binary: use a new --out for a new build. --check-set passes a setting to every run with the check
+on (e.g. `flows.mptcp.sbd_verify_start="evidence"`); those runs are kept apart by it, and the
+table is only printed (the one in docs/security.md is the defaults').
 
 The design (`design()`): six two-level factors (rate 10/100 Mb/s, RTT 10/100 ms, buffer
 0.25/2 BDP, 2/5 subflows, 1/3 TCP flows, drop-tail/RED) in a 2^(6-2) fractional factorial
@@ -85,7 +87,9 @@ def run(a, setup, receiver, verify, seed, mptcp_start_us=0):
     placebo change of the run, scripts/liar_placebo.py)."""
     phase = phase_sets(setup, seed)
     placebo = f"-start{mptcp_start_us}us" if mptcp_start_us else ""
-    tag = f"{key(setup)}-{receiver}-{'verify' if verify else 'trust'}{placebo}-s{seed}{'-phase' if phase else ''}"
+    check_sets = (getattr(a, "check_set", None) or []) if verify else []
+    setting = "".join("-" + "".join(c if c.isalnum() else "_" for c in kv) for kv in check_sets)
+    tag = f"{key(setup)}-{receiver}-{'verify' if verify else 'trust'}{setting}{placebo}-s{seed}{'-phase' if phase else ''}"
     folder = os.path.join(a.out, tag)
     summary = os.path.join(folder, "summary.json")
     if not os.path.exists(summary):
@@ -108,6 +112,8 @@ def run(a, setup, receiver, verify, seed, mptcp_start_us=0):
             sets += ["--set", f"flows.mptcp.start={mptcp_start_us / 1e6:.6f}s"]
         sets += ["--set", "flows.mptcp.sbd_detector=mptcp-sbd", "--set", f'flows.mptcp.sbd_receiver="{receiver}"',
                  "--set", f"flows.mptcp.sbd_verify={'true' if verify else 'false'}"]
+        for kv in check_sets:
+            sets += ["--set", kv]
         subprocess.run([a.bin, "run", path, "--cc", "mptcp-sbd", "--seed", str(seed), "--out", folder, *sets],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(summary) as f:
@@ -146,7 +152,13 @@ def main():
                     "table, written between its own markers: the 100 Mb/s setups take most of the full run's time)")
     ap.add_argument("--looks", default="20", help="the seeds of the later looks, comma-separated: a cell the "
                     "looks before leave undecided gets seeds up to each in turn (none: one look at --seeds)")
+    ap.add_argument("--check-set", action="append", metavar="KEY=VALUE", help="a setting for every run with the "
+                    "check on (repeatable; needs --print: the table in docs/security.md is the defaults')")
     a = ap.parse_args()
+    if a.check_set and not a.print:
+        sys.exit("--check-set needs --print: the table in docs/security.md is the check's defaults'")
+    if any("=" not in kv for kv in a.check_set or []):
+        sys.exit("--check-set takes KEY=VALUE, e.g. flows.mptcp.sbd_verify_start=\"evidence\"")
     later = [int(n) for n in a.looks.split(",") if n]
     looks = pb.levels([a.seeds, *later])
     shared, disjoint = table_setups(a.max_rate)
@@ -204,7 +216,8 @@ def main():
     counts = {(layout, h, v): 0 for layout in ("shared", "disjoint") for h in HOSTS for v in ("holds", "fails", "undecided")}
     failures, undecided = [], []
     command = (f"python3 -m scripts.liar_table --seeds {a.seeds} --looks {a.looks}"
-               + (f" --max-rate {a.max_rate:g}" if a.max_rate is not None else ""))
+               + (f" --max-rate {a.max_rate:g}" if a.max_rate is not None else "")
+               + "".join(f" --check-set '{kv}'" for kv in a.check_set or []))
     make = ("make liar-table-30" if a.max_rate == 30 and a.looks == "20,100" else "make liar-table" if a.max_rate is None and a.looks == "20,100" else None)
     lines = [
         f"{DURATION_S} s runs with the first {WARMUP_S} s left out, S0's detector at the receiver; written by `{command}`"

@@ -120,3 +120,31 @@ def test_ideal_drop_tail_seeds_sample_the_phase_of_every_tcp_flow():
     assert len({tuple(d.values()) for d in draws.values()}) == 3, "each seed its own starts"
     for other in (dict(setup, hosts="linux-6.18"), dict(setup, queue="red")):
         assert lt.phase_sets(other, 1) == [], other
+
+
+def test_a_setting_of_the_check_reaches_only_its_runs_and_keeps_them_apart(tmp_path):
+    """`liar_table --check-set`: the setting goes to the runs with the check on, whose folders
+    it names, so a table of it never reads the defaults' runs; runs with the check off stay
+    shared."""
+    import json
+    import types
+
+    from scripts import liar_table as lt
+
+    fake = tmp_path / "pathpool"
+    fake.write_text("#!/bin/sh\nout=''\nprev=''\nfor x in \"$@\"; do [ \"$prev\" = --out ] && out=$x; prev=$x; done\n"
+                    "mkdir -p \"$out\"\nprintf '%s\\n' \"$@\" > \"$out/args\"\necho '{\"sum_ratio\": 1.0}' > \"$out/summary.json\"\n")
+    fake.chmod(0o755)
+    setup = dict(rate_mbps=30, rtt_ms=30, buffer_bdp=1, subflows=3, tcp=2, queue="droptail", hosts="linux-6.18", layout="shared")
+    setting = 'flows.mptcp.sbd_verify_start="evidence"'
+    a = types.SimpleNamespace(bin=str(fake), out=str(tmp_path / "runs"), check_set=[setting])
+    plain = types.SimpleNamespace(bin=str(fake), out=str(tmp_path / "runs"))
+    for verify in (True, False):
+        lt.run(a, setup, "honest", verify, 1)
+        lt.run(plain, setup, "honest", verify, 1)
+    folders = sorted(p.name for p in (tmp_path / "runs").iterdir() if p.name != "scenarios")
+    assert len(folders) == 3, folders  # the check off: one run for both
+    for name in folders:
+        args = (tmp_path / "runs" / name / "args").read_text().split("\n")
+        assert (setting in args) == ("evidence" in name), name
+        assert json.loads((tmp_path / "runs" / name / "summary.json").read_text())["sum_ratio"] == 1.0

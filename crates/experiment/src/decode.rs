@@ -64,10 +64,11 @@ const FLOW_KEYS: &[&str] = &[
     "sbd_receiver",
     "sbd_verify",
     "sbd_verify_follow",
+    "sbd_verify_start",
     "competitor",
     "log_delays",
 ];
-const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify", "sbd_verify_follow"];
+const MPTCP_ONLY: &[&str] = &["subflows", "scheduler", "receive_buffer", "sbd_feedback", "sbd_sample_spacing", "sbd_corr_min", "sbd_detector", "sbd_receiver", "sbd_verify", "sbd_verify_follow", "sbd_verify_start"];
 const TCP_ONLY: &[&str] = &["cc", "recovery", "delayed_ack", "ack_size", "initial_window", "min_ssthresh", "min_rto", "rto", "lost_retransmit", "cubic_rules", "send_jitter", "send_buffer", "receive_lowat", "size", "log_delays"];
 const UDP_ONLY: &[&str] = &["mean_on", "mean_off", "pareto_shape"];
 

@@ -126,7 +126,8 @@ pub(crate) fn decode(f: &Fields, tcp: TcpSpec, has_count: bool) -> Result<MptcpS
     });
     let sbd_verify = f.bool("sbd_verify")?.map(|v| f.located("sbd_verify", v));
     let sbd_verify_follow = f.choice("sbd_verify_follow", &["decisions", "intervals", "rises"])?;
-    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min, sbd_detector, sbd_receiver, sbd_verify, sbd_verify_follow })
+    let sbd_verify_start = f.choice("sbd_verify_start", &["decisions", "evidence"])?;
+    Ok(MptcpSpec { tcp, subflows, cc, scheduler, receive_buffer, sbd_feedback, sbd_sample_spacing, sbd_corr_min, sbd_detector, sbd_receiver, sbd_verify, sbd_verify_follow, sbd_verify_start })
 }
 
 /// A known scheme that makes sense for `n` subflows.
@@ -149,6 +150,7 @@ pub fn first_sbd_key(m: &MptcpSpec) -> Option<&str> {
         .or(m.sbd_receiver.as_ref().map(|r| &r.path))
         .or(m.sbd_verify.as_ref().map(|v| &v.path))
         .or(m.sbd_verify_follow.as_ref().map(|v| &v.path))
+        .or(m.sbd_verify_start.as_ref().map(|v| &v.path))
         .map(String::as_str)
 }
 

@@ -131,6 +131,9 @@ pub struct MptcpSpec {
     /// `sbd_verify_follow`: when the sender's coupling sets take up a change in what its check
     /// allows, "decisions", "intervals" or "rises" (None: "decisions"; docs/security.md).
     pub sbd_verify_follow: Option<Located<String>>,
+    /// `sbd_verify_start`: until when the checking sender keeps pairs coupled at the start,
+    /// "decisions" or "evidence" (None: the default; docs/security.md).
+    pub sbd_verify_start: Option<Located<String>>,
 }
 
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@ use crate::convert;
 use pathpool_cc::{Algorithm, Scheme};
 use pathpool_experiment::mptcp::{check_name, first_sbd_key, S2_HOLD_S};
 use pathpool_experiment::schema::MptcpSpec;
-use pathpool_sim::{time, MultipathCc, SbdFeedback, SbdPolicy, VerifyFollow};
+use pathpool_sim::{time, MultipathCc, SbdFeedback, SbdPolicy, VerifyFollow, VerifyStart};
 
 /// The simulator's form of scheme `name` (one of `pathpool_cc::Scheme`'s names).
 pub fn scheme(name: &str) -> Result<MultipathCc, String> {
@@ -40,6 +40,11 @@ pub fn scheme_of(m: &MptcpSpec) -> Result<MultipathCc, String> {
                 Some("intervals") => VerifyFollow::Intervals,
                 Some("rises") => VerifyFollow::Rises,
                 _ => p.verify_follow,
+            };
+            p.verify_start = match m.sbd_verify_start.as_ref().map(|v| v.value.as_str()) {
+                Some("evidence") => VerifyStart::Evidence,
+                Some("decisions") => VerifyStart::Decisions,
+                _ => p.verify_start,
             };
             // A connection that names no detector runs its scheme's preset (the scheme table's,
             // `pathpool_cc::Scheme::detector`): for `mptcp-sbd` the recommended `pathpool`

@@ -88,7 +88,7 @@ pub mod udp;
 
 pub use capture::{CaptureFlow, CaptureMptcp};
 pub use ids::{ElementId, FlowId};
-pub use mptcp::{CouplingAudit, CouplingRecord, MptcpConfig, MptcpId, MptcpStats, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, VerifyFollow};
+pub use mptcp::{CouplingAudit, CouplingRecord, MptcpConfig, MptcpId, MptcpStats, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, VerifyFollow, VerifyStart};
 pub use probe::{FlowSeries, ProbeSeries, QueueSeries};
 pub use queue::{Buffer, Discipline, QueueConfig, RandomTailParams, RedParams};
 pub use error::ConfigError;

@@ -81,6 +81,7 @@ pub fn check(l: &Loaded) -> Result<Vec<QuicFlow>, String> {
                     ("sbd_receiver", m.sbd_receiver.is_some()),
                     ("sbd_verify", m.sbd_verify.is_some()),
                     ("sbd_verify_follow", m.sbd_verify_follow.is_some()),
+                    ("sbd_verify_start", m.sbd_verify_start.is_some()),
                 ];
                 if let Some((key, _)) = sbd_keys.iter().find(|(_, set)| *set) {
                     return Err(refuse(key, "QUIC's detector runs at the sender on its RTT samples with the MPTCP-SBD preset (docs/quic.md); the quic backend has no such setting".into()));

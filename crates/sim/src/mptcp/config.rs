@@ -66,6 +66,9 @@ pub struct SbdPolicy {
     /// When the sender's coupling sets take up a change in what the check allows
     /// (`verify_follow`; docs/security.md, "When the coupling follows the check").
     pub verify_follow: VerifyFollow,
+    /// Until when a checking sender keeps a pair of subflows coupled at the start
+    /// (`verify_start`; docs/security.md, "Until the check has judged").
+    pub verify_start: VerifyStart,
     /// The receiver reports which pairs of subflows share a bottleneck and the sender couples
     /// per bottleneck group (`cc = "mptcp-sbd-pairwise"`; `super::pairwise`).
     pub pairwise: bool,
@@ -85,6 +88,21 @@ pub enum VerifyFollow {
     /// sets only grow by the pairs the check couples, and drop pairs only at a decision or
     /// report, as with `Decisions`.
     Rises,
+}
+
+/// Until when a checking sender (`SbdPolicy::verify`) keeps a pair of subflows coupled at
+/// the connection's start, whatever the receiver reports. Until its own detector and test
+/// have looked, the sender cannot tell a receiver that lies "apart" on one bottleneck from an
+/// honest one on two; a window a liar gains there lasts the whole run where the RTT is long
+/// (docs/security.md, "Until the check has judged").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyStart {
+    /// Until the sender's own second decision (7 s).
+    Decisions,
+    /// Also until the comparison test has judged the pair: evidence of sharing, evidence of
+    /// two bottlenecks, or a whole memory of windows after both subflows' slow starts (35 s)
+    /// without either.
+    Evidence,
 }
 
 /// A receiver's MP_GROUP reports. In MPTCP-SBD the receiver decides which subflows the sender
@@ -118,7 +136,7 @@ pub enum SbdFeedback {
 
 impl Default for SbdPolicy {
     fn default() -> Self {
-        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, rfc8382: false, report: ReceiverReport::Honest, verify: false, verify_follow: VerifyFollow::Decisions, pairwise: false }
+        SbdPolicy { couple_non_congested: true, min_ssthresh: 1.0, feedback: SbdFeedback::Decisions, sample_spacing: crate::time::millis(5), coupled: Algorithm::Olia, corr_min: None, change_detect: false, rfc8382: false, report: ReceiverReport::Honest, verify: false, verify_follow: VerifyFollow::Decisions, verify_start: VerifyStart::Decisions, pairwise: false }
     }
 }
 

@@ -14,7 +14,7 @@ mod scheduler;
 pub(crate) mod sender;
 mod verify;
 
-pub use config::{MptcpConfig, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, VerifyFollow, MAX_SUBFLOWS};
+pub use config::{MptcpConfig, MultipathCc, ReceiverReport, SbdFeedback, SbdPolicy, Scheduler, SubflowRoute, VerifyFollow, VerifyStart, MAX_SUBFLOWS};
 pub use engine::{MptcpId, MptcpStats};
 pub use coupling_audit::{CouplingAudit, CouplingRecord};
 pub use receiver::GroupingRecord;

@@ -85,7 +85,7 @@ pub(crate) struct SbdSender {
 
 impl SbdSender {
     fn new(policy: SbdPolicy, n: usize) -> Self {
-        let verifier = (policy.verify && policy.feedback == SbdFeedback::Decisions).then(|| Verifier::new(n, policy.sample_spacing, policy.verify_follow));
+        let verifier = (policy.verify && policy.feedback == SbdFeedback::Decisions).then(|| Verifier::new(n, policy.sample_spacing, policy.verify_follow, policy.verify_start));
         SbdSender { policy, rings: vec![[GroupEntry::default(); RING]; n], arrivals: 0, switched_on: false, last_positive: 0, counted_epoch: None, verifier }
     }
 

@@ -31,12 +31,17 @@
 //! hold (`released`). (A loss co-occurrence test beside it was measured and not kept: it
 //! coupled disjoint subflows and no shared ones the delay test missed; docs/security.md, "The
 //! loss test".)
+//!
+//! Until the check has judged a pair, a liar's "apart" on one bottleneck and an honest one on
+//! two look the same to it; `VerifyStart` says whether the start hold ends at the sender's
+//! second decision (the default) or only once the comparison test has judged the pair
+//! (docs/security.md, "Until the check has judged").
 
 use pathpool_sbd::comparison::{compare_beyond_chance, compare_over, ApartWhen, Bins, Verdict, BINS_PER_INTERVAL, BIN_NS, MIN_BINS, WINDOW_BINS};
 use pathpool_sbd::{FilterParams, FilteredDetector, Rfc8382Detector, SbdParams, CORR_MIN};
 
 use super::ack_delay::DelayedAckFilter;
-use super::config::VerifyFollow;
+use super::config::{VerifyFollow, VerifyStart};
 use super::receiver::{GroupingRecord, SampleThinning};
 use super::ack_shape::AckShape;
 use crate::time::{to_nanos, Time};
@@ -64,6 +69,12 @@ pub(crate) const DELAY_SHARED_PER_APART: u32 = 3;
 /// (unless evidence of two bottlenecks gathered since ends it: `Verifier::released`):
 /// the test's evidence comes and goes with the queue's phases.
 pub(crate) const HOLD_INTERVALS: u64 = 100;
+/// With `VerifyStart::Evidence`, the windows after both slow starts by which a pair counts as
+/// judged without evidence either way: the test's whole memory, so a pair is released only
+/// where the coupling rule could have been met and was not. A shorter bound (16, enough for 8
+/// "shared" where half the verdicts read so) left a liar more and cost honest receivers about
+/// as much (docs/security.md, "Until the check has judged").
+const JUDGED_WINDOWS: u32 = DELAY_MEMORY as u32;
 /// The least share of intervals with a verdict in which the coupling rule can be met at all
 /// (`DELAY_MIN_SHARED` of `DELAY_MEMORY`): below it the check has no evidence of its own either
 /// way, only the RFC 8382 part's statistics (pathpool_experiment::check_blind).
@@ -162,6 +173,13 @@ pub(crate) struct Verifier {
     /// check's answer (`shared`) at the last interval (kept only when they follow intervals).
     follow: VerifyFollow,
     answers: Vec<bool>,
+    /// Until when a pair stays coupled at the start (`VerifyStart`; `Evidence`: until `judged`).
+    start: VerifyStart,
+    /// Per pair, whether the comparison test has judged it: evidence of sharing, evidence of
+    /// two bottlenecks, or a whole memory of windows after both slow starts without either;
+    /// and how many such windows it has read.
+    judged: Vec<bool>,
+    settled_windows: Vec<u32>,
 }
 
 /// What an RTT sample asks of the sender's coupling sets.
@@ -176,7 +194,7 @@ pub(crate) enum Recompute {
 }
 
 impl Verifier {
-    pub fn new(n: usize, spacing: Time, follow: VerifyFollow) -> Self {
+    pub fn new(n: usize, spacing: Time, follow: VerifyFollow, start: VerifyStart) -> Self {
         let params = SbdParams { corr_split: true, corr_min: CORR_MIN, ..SbdParams::mptcp_sbd() };
         let pairs = n * n.saturating_sub(1) / 2;
         Verifier {
@@ -200,6 +218,9 @@ impl Verifier {
             comparisons: Vec::new(),
             follow,
             answers: vec![true; pairs],
+            start,
+            judged: vec![false; pairs],
+            settled_windows: vec![0; pairs],
         }
     }
 
@@ -299,6 +320,7 @@ impl Verifier {
             for y in x + 1..n {
                 let p = pair_index(n, x, y);
                 let (verdict, beyond) = if settled(x) && settled(y) {
+                    self.settled_windows[p] += 1;
                     let (a, b) = (&self.bins[x], &self.bins[y]);
                     (compare_over(a, b, end, window, ApartWhen::Below), compare_beyond_chance(a, b, end, window))
                 } else {
@@ -313,6 +335,7 @@ impl Verifier {
                     Verdict::NoEvidence => {}
                 }
                 self.apart[p] = self.beyond_chance[p].apart_evidence();
+                self.judged[p] |= self.apart[p] || self.settled_windows[p] >= JUDGED_WINDOWS;
                 if self.delay[p].evidence() {
                     let (a, b) = (self.labels[x], self.labels[y]);
                     let (keep, gone) = (a.min(b), a.max(b));
@@ -323,6 +346,7 @@ impl Verifier {
         for x in 0..n {
             for y in x + 1..n {
                 if self.labels[x] == self.labels[y] {
+                    self.judged[pair_index(n, x, y)] = true;
                     self.linked_at[pair_index(n, x, y)] = Some(self.interval);
                     self.since_linked[pair_index(n, x, y)] = (0, 0);
                 }
@@ -357,7 +381,8 @@ impl Verifier {
         }
         let p = pair_index(self.bins.len(), x.min(y), x.max(y));
         let linked = self.linked_at[p].is_some_and(|at| self.interval - at <= HOLD_INTERVALS) && !self.released(p);
-        linked || (!self.apart[p] && (shared_in(&self.groups) || shared_in(&self.previous)))
+        let unjudged = self.start == VerifyStart::Evidence && !self.judged[p];
+        unjudged || linked || (!self.apart[p] && (shared_in(&self.groups) || shared_in(&self.previous)))
     }
 }
 
@@ -409,7 +434,7 @@ mod tests {
     /// plus each subflow's own noise; whether the comparison test coupled the pair. Subflow
     /// `k` ends its slow start (its first retransmission) at `slow_start_end[k]`.
     fn compared_after(lag: Time, slow_start_end: [Option<Time>; 2]) -> bool {
-        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions, VerifyStart::Decisions);
         let queue = |t: Time| 40 * MS + t % (1000 * MS) / 100;
         let mut seed = 1u64;
         let mut noise = || {
@@ -447,7 +472,7 @@ mod tests {
 
     #[test]
     fn sharing_is_transitive_and_held() {
-        let mut v = Verifier::new(3, 5 * MS, VerifyFollow::Decisions);
+        let mut v = Verifier::new(3, 5 * MS, VerifyFollow::Decisions, VerifyStart::Decisions);
         // Pairs (0, 1) and (1, 2) with evidence, (0, 2) none: all three in one group.
         for _ in 0..DELAY_MIN_SHARED {
             v.delay[pair_index(3, 0, 1)].push(Verdict::Shared);
@@ -474,7 +499,7 @@ mod tests {
 
     #[test]
     fn a_pair_stays_coupled_until_the_senders_own_two_decisions_find_it_apart() {
-        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions, VerifyStart::Decisions);
         assert!(v.shared(0, 1), "before the sender's first decision");
         v.groups = Some(vec![1, 2]);
         assert!(v.shared(0, 1), "one decision apart, none before it");
@@ -488,8 +513,40 @@ mod tests {
     }
 
     #[test]
+    fn with_evidence_a_pair_stays_coupled_until_the_comparison_test_has_judged_it() {
+        let apart_decisions = |v: &mut Verifier| {
+            v.groups = Some(vec![1, 2]);
+            v.previous = v.groups.clone();
+        };
+        // Two decisions apart, no window after both slow starts yet: not judged.
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions, VerifyStart::Evidence);
+        apart_decisions(&mut v);
+        v.compare_pairs(0);
+        assert!(v.shared(0, 1), "no window read: the receiver's \"apart\" is unchecked");
+        // Windows after both slow starts, none with evidence either way: judged after
+        // JUDGED_WINDOWS of them, then the decisions rule.
+        v.first_loss_ns = vec![Some(0), Some(0)];
+        for _ in 1..JUDGED_WINDOWS {
+            v.compare_pairs(60_000_000_000);
+        }
+        assert!(v.shared(0, 1), "one window short of judged");
+        v.compare_pairs(60_000_000_000);
+        assert!(!v.shared(0, 1), "judged without evidence: the decisions rule");
+        // Evidence of two bottlenecks judges at once.
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions, VerifyStart::Evidence);
+        apart_decisions(&mut v);
+        (0..DELAY_MIN_SHARED).for_each(|_| v.beyond_chance[0].push(Verdict::Apart));
+        v.compare_pairs(0);
+        assert!(!v.shared(0, 1), "evidence of two bottlenecks");
+        // The default keeps no such hold.
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions, VerifyStart::Decisions);
+        apart_decisions(&mut v);
+        assert!(!v.shared(0, 1), "decisions: two decisions apart suffice");
+    }
+
+    #[test]
     fn the_hold_ends_on_evidence_of_two_bottlenecks_since_the_link() {
-        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions, VerifyStart::Decisions);
         (0..DELAY_MIN_SHARED).for_each(|_| v.delay[0].push(Verdict::Shared));
         v.compare_pairs(0);
         (0..DELAY_MEMORY).for_each(|_| v.delay[0].push(Verdict::Apart)); // the evidence is gone
@@ -510,7 +567,7 @@ mod tests {
 
     #[test]
     fn evidence_of_two_bottlenecks_overrides_the_senders_own_coupling_but_not_sharing() {
-        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions);
+        let mut v = Verifier::new(2, 5 * MS, VerifyFollow::Decisions, VerifyStart::Decisions);
         v.groups = Some(vec![0, 1]); // subflow 0 not congested: coupled with every other
         assert!(v.shared(0, 1));
         (0..DELAY_MIN_SHARED).for_each(|_| v.beyond_chance[0].push(Verdict::Apart));
@@ -525,7 +582,7 @@ mod tests {
     fn the_sets_follow_a_changed_answer_at_its_interval_only_where_asked() {
         use Recompute::{All, Grow, No};
         for (follow, split, linked) in [(VerifyFollow::Decisions, No, No), (VerifyFollow::Intervals, All, All), (VerifyFollow::Rises, No, Grow)] {
-            let mut v = Verifier::new(2, 5 * MS, follow);
+            let mut v = Verifier::new(2, 5 * MS, follow, VerifyStart::Decisions);
             assert_eq!(v.answers_changed(), No, "{follow:?}: coupled before the sender has looked, as at the start");
             // The sender's own two decisions find the pair apart: the check lets it go.
             v.groups = Some(vec![1, 2]);
