@@ -56,6 +56,10 @@ pub(crate) struct Connection {
     /// A subflow's read-time ACK ignores the connection's out-of-order data
     /// (`TcpFlowConfig::subflow_read_alone`).
     pub(crate) read_alone: bool,
+    /// The subflows were given rate-limited traffic (`TcpTraffic::RateLimited`, which does
+    /// not limit a connection's data): a sender that reaches the end of its mapped data then
+    /// schedules a wake-up, so its data stays bounded by the map (`Connection::maps_as_sent`).
+    pub(crate) rate_limited: bool,
     /// Bit k: subflow k's last ACK found connection data waiting (`FlowOwner::new_data_coming`).
     pub(crate) new_data_coming: u64,
     /// Bit k: the controller has not yet been given subflow k's coupling set as it is now
@@ -68,6 +72,24 @@ pub(crate) struct Connection {
     /// bit k: subflow k has neither acted nor sent since (its `SubflowView` still holds).
     pub(crate) views: [SubflowView; MAX_SUBFLOWS],
     pub(crate) views_hold: u64,
+}
+
+impl Connection {
+    /// Only subflow `k` can have window room, and neither a receive window nor Linux's
+    /// scheduler holds data back: every pick of the scheduler would find `k` until its room
+    /// is used up (scheduler.rs).
+    #[inline]
+    pub(crate) fn only_taker(&self, k: usize) -> bool {
+        !self.linux_buffers && self.data.receive_buffer.is_none() && self.may_have_room & !(1 << k) == 0
+    }
+
+    /// Subflow `k`, acting now, may send new data as far as its window allows: the scheduler
+    /// would map all its room to it, so it maps what `k` sent once `k` has acted instead
+    /// (scheduler.rs).
+    #[inline]
+    pub(crate) fn maps_as_sent(&self, k: usize) -> bool {
+        !self.rate_limited && self.only_taker(k)
+    }
 }
 
 /// What Linux's scheduler reads of a subflow (`DataSender::pick_linux`): its send buffer's
@@ -130,7 +152,11 @@ pub(crate) struct Subflow<'a> {
 /// The connection is what its subflows' endpoints ask while they act.
 impl FlowOwner for Subflow<'_> {
     #[inline]
-    fn data_limit(&self) -> Option<u64> {
+    fn data_limit(&self, retransmissions_first: bool) -> Option<u64> {
+        let acting = self.siblings.is_some();
+        if retransmissions_first && acting && self.conn.maps_as_sent(self.k) {
+            return Some(u64::MAX);
+        }
         Some(self.conn.data.maps[self.k].end())
     }
 

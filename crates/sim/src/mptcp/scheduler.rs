@@ -33,9 +33,18 @@ impl Subflow<'_> {
         let Some(siblings) = self.siblings.as_mut() else { return };
         let conn = &mut *self.conn;
         conn.data.maps[k].trim(s.snd_una());
-        if !conn.linux_buffers && conn.data.receive_buffer.is_none() && conn.may_have_room & !(1 << k) == 0 {
-            // The common case: only this subflow can have room, and no receive window holds
-            // the data back, so every pick would find it until its room is used up.
+        if conn.maps_as_sent(k) && !s.in_sack_recovery() {
+            // The common case: the sender had no bound on new data (`FlowOwner::data_limit`)
+            // and filled its window, as the picks would have; what it sent is mapped now.
+            let end = conn.data.maps[k].end();
+            conn.data.grant(k, s.high_sent().saturating_sub(end));
+            debug_assert_eq!(s.new_data_room(ctl, conn.data.maps[k].end(), conn.new_data_coming & (1 << k) != 0), 0);
+            conn.may_have_room = 0;
+            return;
+        }
+        if conn.only_taker(k) {
+            // Only this subflow can have room, and no receive window holds the data back, so
+            // every pick would find it until its room is used up.
             let room = s.new_data_room(ctl, conn.data.maps[k].end(), conn.new_data_coming & (1 << k) != 0);
             conn.may_have_room = 0;
             if room > 0 {

@@ -14,7 +14,7 @@ use crate::mptcp::receiver::{DataReceiver, GroupingRecord, SbdReceiver};
 use crate::mptcp::coupling_audit::{self, CouplingAudit, CouplingRecord};
 use crate::mptcp::ComparisonRecord;
 use crate::mptcp::sender::{Coupler, DataSender};
-use crate::tcp::TcpSender;
+use crate::tcp::{TcpSender, TcpTraffic};
 use crate::time::Time;
 
 impl Simulation {
@@ -68,6 +68,7 @@ impl Simulation {
             delivered_at_mark: 0,
             linux_buffers: cfg.tcp.linux_send_buffer,
             read_alone: cfg.tcp.subflow_read_alone,
+            rate_limited: matches!(cfg.tcp.traffic, TcpTraffic::RateLimited { .. }),
             new_data_coming: 0,
             coupling_unsent: SubflowSet::all(n).0,
             may_have_room: SubflowSet::all(n).0,

@@ -45,9 +45,13 @@ pub(crate) struct ConnectionMemory {
 
 pub(crate) trait FlowOwner {
     /// One past the last segment the sender may send as new data, if the owner decides it
-    /// (an MPTCP connection: as far as its scheduler has mapped data to the subflow); `None`:
-    /// the flow's own application decides (`TcpTraffic`).
-    fn data_limit(&self) -> Option<u64>;
+    /// (an MPTCP connection: as far as its scheduler has mapped data to the subflow, or
+    /// without bound where it would give the subflow all its window room anyway and maps what
+    /// was sent once the sender acted); `None`: the flow's own application decides
+    /// (`TcpTraffic`). `retransmissions_first`: the sender sends every pending
+    /// retransmission before new data whatever the limit (outside SACK recovery, where
+    /// RFC 6675 NextSeg puts new data before some retransmissions).
+    fn data_limit(&self, retransmissions_first: bool) -> Option<u64>;
 
     /// New data the sender does not hold yet is coming (an MPTCP connection with data its
     /// scheduler will map after this ACK), so RFC 6675 NextSeg rule (4), the rescue

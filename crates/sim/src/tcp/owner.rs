@@ -13,7 +13,7 @@ pub(crate) struct Application;
 
 impl FlowOwner for Application {
     #[inline(always)]
-    fn data_limit(&self) -> Option<u64> {
+    fn data_limit(&self, _retransmissions_first: bool) -> Option<u64> {
         None
     }
 

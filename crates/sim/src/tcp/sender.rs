@@ -395,13 +395,14 @@ impl TcpSender {
 
     // ---- transmission ---------------------------------------------------------------------
 
-    /// Segments the application has made available (exclusive bound on new sequence numbers).
+    /// Segments the application has made available (exclusive bound on new sequence numbers);
+    /// `retransmissions_first` as `FlowOwner::data_limit` says.
     #[inline(always)]
-    fn app_limit(&self, now: Time, owner: &impl FlowOwner) -> u64 {
+    fn app_limit(&self, now: Time, owner: &impl FlowOwner, retransmissions_first: bool) -> u64 {
         if !self.active {
             return self.high_sent;
         }
-        if let Some(limit) = owner.data_limit() {
+        if let Some(limit) = owner.data_limit(retransmissions_first) {
             return limit;
         }
         match self.traffic {
@@ -429,11 +430,12 @@ impl TcpSender {
     /// not change it), for `account_cwnd`.
     #[inline(always)]
     fn try_send(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) -> f64 {
-        if self.sack && self.phase != Phase::Open {
+        if self.in_sack_recovery() {
             self.send_in_sack_recovery(ctx, ctl, owner);
             return ctl.cwnd(self.subflow);
         }
-        let limit = self.app_limit(ctx.now, owner);
+        // Below, a segment below `high_sent` is always sent before new data.
+        let limit = self.app_limit(ctx.now, owner, true);
         let cwnd = ctl.cwnd(self.subflow);
         if self.send_buffer.is_some() {
             self.note_window(cwnd);
@@ -472,7 +474,7 @@ impl TcpSender {
 
     /// RFC 6675 §5 step (C): send while cwnd - pipe >= 1 segment, choosing with NextSeg.
     fn send_in_sack_recovery(&mut self, ctx: &mut Ctx, ctl: &mut Controller, owner: &mut impl FlowOwner) {
-        let limit = self.app_limit(ctx.now, owner);
+        let limit = self.app_limit(ctx.now, owner, false);
         let lost_below = self.lost_boundary();
         let mut pipe = self.pipe(lost_below);
         loop {
@@ -643,6 +645,12 @@ impl TcpSender {
         self.active
     }
 
+    /// Sending by RFC 6675 NextSeg (SACK recovery after a loss or a timeout).
+    #[inline]
+    pub(crate) fn in_sack_recovery(&self) -> bool {
+        self.sack && self.phase != Phase::Open
+    }
+
     /// Gives the sender Linux's send buffer (`TcpFlowConfig::linux_send_buffer`).
     pub(crate) fn set_send_buffer(&mut self, b: SendBuffer) {
         self.send_buffer = Some(Box::new(b));
@@ -661,7 +669,7 @@ impl TcpSender {
             return b.capacity().saturating_sub(data_limit.max(self.high_sent) - self.snd_una);
         }
         let pending = data_limit.saturating_sub(self.high_sent);
-        let room = if self.sack && self.phase != Phase::Open {
+        let room = if self.in_sack_recovery() {
             let lost_below = self.lost_boundary();
             if let Some(Next::Retransmit(_) | Next::Again(_)) = self.next_seg(lost_below, self.high_sent, new_data_coming) {
                 return 0;
