@@ -27,21 +27,31 @@ use crate::ctx::Ctx;
 use crate::tcp::TcpSender;
 
 impl Subflow<'_> {
-    /// After this subflow's sender `s` acted (`FlowOwner::after_sender`).
+    /// After this subflow's sender `s` acted (`FlowOwner::after_sender`). Inlined into the
+    /// ACK handler for its common case, a few instructions; the rest is out of line.
+    #[inline]
     pub(crate) fn schedule(&mut self, s: &mut TcpSender, ctx: &mut Ctx, ctl: &mut Controller) {
         let k = self.k;
-        let Some(siblings) = self.siblings.as_mut() else { return };
         let conn = &mut *self.conn;
         conn.data.maps[k].trim(s.snd_una());
         if conn.maps_as_sent(k) && !s.in_sack_recovery() {
-            // The common case: the sender had no bound on new data (`FlowOwner::data_limit`)
-            // and filled its window, as the picks would have; what it sent is mapped now.
+            // The sender had no bound on new data (`FlowOwner::data_limit`) and filled its
+            // window, as the picks would have; what it sent is mapped now.
             let end = conn.data.maps[k].end();
             conn.data.grant(k, s.high_sent().saturating_sub(end));
             debug_assert_eq!(s.new_data_room(ctl, conn.data.maps[k].end(), conn.new_data_coming & (1 << k) != 0), 0);
             conn.may_have_room = 0;
             return;
         }
+        self.schedule_by_picks(s, ctx, ctl);
+    }
+
+    /// The scheduler's picks after subflow sender `s` acted, its map trimmed.
+    #[inline(never)]
+    fn schedule_by_picks(&mut self, s: &mut TcpSender, ctx: &mut Ctx, ctl: &mut Controller) {
+        let k = self.k;
+        let Some(siblings) = self.siblings.as_mut() else { return };
+        let conn = &mut *self.conn;
         if conn.only_taker(k) {
             // Only this subflow can have room, and no receive window holds the data back, so
             // every pick would find it until its room is used up.

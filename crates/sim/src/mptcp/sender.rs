@@ -2,8 +2,6 @@
 //! data-sequence mapping, the scheduler, and which subflows each subflow's congestion
 //! control is coupled with.
 
-use std::collections::VecDeque;
-
 use pathpool_cc::SubflowSet;
 use pathpool_sbd::{TrendLineDetector, TrendParams};
 
@@ -14,37 +12,47 @@ use super::config::{MultipathCc, SbdFeedback, SbdPolicy, Scheduler};
 use super::options::{MpGroup, GROUP_NOT_CONGESTED};
 use super::receiver::GroupingRecord;
 use super::verify::{ComparisonRecord, Recompute, Verifier};
+use crate::ring::Ring;
 use crate::time::{to_nanos, Time};
 
 /// Per subflow: the data sequence number (DSN) of every subflow segment from `base` on
 /// (RFC 8684's DSS mapping, one segment at a time). A retransmission on the subflow
-/// carries the same DSN.
-#[derive(Default)]
+/// carries the same DSN. On a ring (`crate::ring`): each segment is pushed, read and
+/// dropped once, so a push is a store and a trim one subtraction.
 pub(crate) struct DsnMap {
     base: u64,
-    dsns: VecDeque<u64>,
+    dsns: Ring<u64>,
+}
+
+impl Default for DsnMap {
+    fn default() -> Self {
+        DsnMap { base: 0, dsns: Ring::with_capacity(64) }
+    }
 }
 
 impl DsnMap {
+    #[inline]
     pub fn push(&mut self, dsn: u64) {
         self.dsns.push_back(dsn);
     }
 
     /// One past the last subflow segment mapped: the subflow may send new data below it.
+    #[inline]
     pub fn end(&self) -> u64 {
         self.base + self.dsns.len() as u64
     }
 
+    #[inline]
     pub fn get(&self, subflow_seq: u64) -> Option<u64> {
         subflow_seq.checked_sub(self.base).and_then(|i| self.dsns.get(i as usize).copied())
     }
 
     /// Forgets the mappings of segments the subflow has cumulatively acknowledged.
+    #[inline]
     pub fn trim(&mut self, snd_una: u64) {
-        while self.base < snd_una && !self.dsns.is_empty() {
-            self.dsns.pop_front();
-            self.base += 1;
-        }
+        let acked = snd_una.saturating_sub(self.base).min(self.dsns.len() as u64);
+        self.dsns.drop_front(acked as usize);
+        self.base += acked;
     }
 
     /// Segments mapped and not yet cumulatively acknowledged: what the subflow's send
@@ -327,6 +335,7 @@ impl DataSender {
     /// Maps the next `count` segments of data to subflow `k`, the only subflow with window
     /// room, while the receive window is unlimited: what `count` calls of `pick` would choose
     /// (each finds `k`, the only candidate) and map, without searching each time.
+    #[inline]
     pub fn grant(&mut self, k: usize, count: u64) {
         debug_assert!(self.receive_buffer.is_none());
         for _ in 0..count {
