@@ -187,7 +187,7 @@ impl FlowOwner for Subflow<'_> {
             self.group_option(p, now);
         }
         let conn = &mut *self.conn;
-        if p.flags & FLAG_ECHO_VALID != 0 && p.seq > s.snd_una() {
+        if p.flags & FLAG_ECHO_VALID != 0 && p.seq > s.snd_una() && conn.data.follows_rtt() {
             let acked = AckShape { segments: p.seq - s.snd_una(), in_order: p.sack_count() == 0 };
             if conn.data.on_rtt(k, now - conn.start, now - p.ts, acked) {
                 conn.coupling_unsent = u64::MAX;

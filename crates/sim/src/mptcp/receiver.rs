@@ -202,6 +202,7 @@ impl DataReceiver {
         self.out_of_order.is_empty()
     }
 
+    #[inline]
     pub fn on_segment(&mut self, dsn: u64, bytes: u32) {
         if dsn == self.rcv_nxt {
             // With nothing held out of order (most segments), no search.

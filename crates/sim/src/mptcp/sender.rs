@@ -400,6 +400,17 @@ impl DataSender {
         false
     }
 
+    /// Whether the coupling sets follow the subflows' RTT samples (TR-LIA's detector,
+    /// MPTCP-SBD's verifier): if not, `on_rtt` has nothing to do, and an ACK skips it.
+    #[inline]
+    pub fn follows_rtt(&self) -> bool {
+        match &self.coupler {
+            Coupler::All => false,
+            Coupler::Sbd(s) => s.verifier.is_some(),
+            Coupler::Tr(_) => true,
+        }
+    }
+
     /// An RTT sample of subflow `sf` (TR-LIA's detector input, and MPTCP-SBD's verifier's),
     /// taken on an ACK of shape `acked`; true when the coupling sets were computed again.
     pub fn on_rtt(&mut self, sf: usize, since_start: Time, rtt: Time, acked: AckShape) -> bool {
