@@ -215,7 +215,7 @@ impl FlowOwner for Subflow<'_> {
         }
     }
 
-    #[inline(never)]
+    #[inline]
     fn on_data(&mut self, p: &Packet, now: Time) -> Option<ConnectionMemory> {
         let (conn, k) = (&mut *self.conn, self.k);
         let gap_before = !conn.rx.nothing_out_of_order();
@@ -224,11 +224,8 @@ impl FlowOwner for Subflow<'_> {
         }
         let empty = conn.rx.nothing_out_of_order();
         let memory = ConnectionMemory { empty: empty || conn.read_alone, emptied: gap_before && empty };
-        let Some(sbd) = &mut conn.sbd else { return Some(memory) };
-        if p.flags & FLAG_MP_TIMESTAMP != 0 {
-            if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
-                sbd.on_timestamp(k, now - conn.start, t.time_us, t.loss);
-            }
+        if conn.sbd.is_some() && p.flags & FLAG_MP_TIMESTAMP != 0 {
+            self.timestamp_option(p, now);
         }
         Some(memory)
     }
@@ -237,13 +234,31 @@ impl FlowOwner for Subflow<'_> {
         &self.conn.receivers
     }
 
-    #[inline(never)]
+    #[inline]
     fn ack_option(&mut self) -> Option<[u8; 4]> {
-        Some(self.conn.sbd.as_mut()?.next_group_option()?.packet_bytes())
+        self.conn.sbd.as_ref()?;
+        self.group_option_due()
     }
 }
 
+/// The detector's options, out of the hooks' common path.
 impl Subflow<'_> {
+    /// A data segment carrying an MP_TIMESTAMP option arrived: a sample for the detector.
+    #[inline(never)]
+    fn timestamp_option(&mut self, p: &Packet, now: Time) {
+        let conn = &mut *self.conn;
+        let Some(sbd) = &mut conn.sbd else { return };
+        if let Ok(SbdOption::Timestamp(t)) = SbdOption::from_packet_bytes(false, p.mp_option) {
+            sbd.on_timestamp(self.k, now - conn.start, t.time_us, t.loss);
+        }
+    }
+
+    /// The MP_GROUP option for the ACK being built, if a decision is due.
+    #[inline(never)]
+    fn group_option_due(&mut self) -> Option<[u8; 4]> {
+        Some(self.conn.sbd.as_mut()?.next_group_option()?.packet_bytes())
+    }
+
     /// An ACK carrying an MP_GROUP option: the decision for the coupling.
     #[inline(never)]
     fn group_option(&mut self, p: &Packet, now: Time) {

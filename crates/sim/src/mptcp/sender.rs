@@ -36,6 +36,14 @@ impl DsnMap {
         self.dsns.push_back(dsn);
     }
 
+    /// Maps the next `count` segments to DSNs `first..first + count`.
+    #[inline(always)]
+    pub fn push_run(&mut self, first: u64, count: u64) {
+        for dsn in first..first + count {
+            self.dsns.push_back(dsn);
+        }
+    }
+
     /// One past the last subflow segment mapped: the subflow may send new data below it.
     #[inline]
     pub fn end(&self) -> u64 {
@@ -335,14 +343,16 @@ impl DataSender {
     /// Maps the next `count` segments of data to subflow `k`, the only subflow with window
     /// room, while the receive window is unlimited: what `count` calls of `pick` would choose
     /// (each finds `k`, the only candidate) and map, without searching each time.
-    #[inline]
+    #[inline(always)]
     pub fn grant(&mut self, k: usize, count: u64) {
         debug_assert!(self.receive_buffer.is_none());
-        for _ in 0..count {
-            self.maps[k].push(self.dsn_next);
-            self.dsn_next += 1;
+        if count == 0 {
+            return;
         }
-        if count > 0 && self.scheduler == Scheduler::RoundRobin {
+        let first = self.dsn_next;
+        self.maps[k].push_run(first, count);
+        self.dsn_next = first + count;
+        if self.scheduler == Scheduler::RoundRobin {
             self.rr_next = (k + 1) % self.maps.len();
         }
     }
