@@ -18,6 +18,15 @@
 //! SRTT and window; but by the same argument those of a subflow that has neither acted nor
 //! been sent on since the last pass are what that pass left (`Connection::views`), and only
 //! the others are read from their senders.
+//!
+//! The common case needs no pick at all: when only the acting subflow can have room and no
+//! receive window or Linux's scheduler holds data back, every pick would find it until its
+//! room is used up, so its sender sends as far as its window allows in its own `try_send`
+//! (`FlowOwner::data_limit` without bound, `Connection::maps_as_sent`) and what it sent beyond
+//! its map is mapped here, in the order it left: the same segments and DSNs as mapping first
+//! and sending after, without computing the room and running the send loop a second time. A
+//! subflow that acted without sending (stopped, or a timer pushed back) has no room either:
+//! the pass before left it none, and it has not acted since (checked in debug builds).
 
 use pathpool_cc::{Controller, SubflowSet};
 
