@@ -58,12 +58,10 @@ def main():
     ap = lp.placebo_arguments(__doc__, 5)
     ap.add_argument("--paired-seeds", type=int, default=100, help="seeds of the second table (0: none)")
     ap.add_argument("--setups", help="comma-separated keys of shared setups: only these, their seeds counted whatever the measure says")
-    ap.add_argument("--check-set", action="append", metavar="KEY=VALUE", help="a setting for every run (needs --print)")
-    a = lp.checked(ap)
+    lt.add_check_set(ap)
+    a = lt.checked_check_set(lp.checked(ap))
     if a.paired_seeds < 0:
         sys.exit("--paired-seeds must be at least 0")
-    if a.check_set and not a.print:
-        sys.exit("--check-set needs --print: the table in docs/security.md is the check's defaults'")
     shared, _ = lt.table_setups()
     if a.setups:
         known = {lt.key(s): s for s in shared}
@@ -113,7 +111,7 @@ def main():
     n = len(shared)
     counts = "; ".join(f"{r} {over[r]} above +5 % and {under[r]} below -5 %" for r in [*lt.LIARS, PLACEBO])
     options = (f" --paired-seeds {a.paired_seeds}" + (f" --setups {a.setups}" if a.setups else "")
-               + "".join(f" --check-set '{kv}'" for kv in a.check_set or []))
+               + lt.check_set_options(a))
     head = (f"Written by `python3 -m scripts.liar_placebo_shared --seeds {a.seeds} --start-us {a.start_us}{options}`"
             + ("" if a.setups or a.check_set else " (`make liar-placebo-shared`)")
             + f" on {time.strftime('%Y-%m-%d')} ({(time.time() - started) / 60:.1f} min for the runs "

@@ -120,6 +120,26 @@ def run(a, setup, receiver, verify, seed, mptcp_start_us=0):
         return json.load(f)
 
 
+def add_check_set(ap):
+    """--check-set KEY=VALUE (repeatable): a setting for every run with the check on."""
+    ap.add_argument("--check-set", action="append", metavar="KEY=VALUE", help="a setting for every run with the "
+                    "check on (repeatable; needs --print: the tables in docs/security.md are the defaults')")
+
+
+def checked_check_set(a):
+    """Exits unless every --check-set is KEY=VALUE and comes with --print; returns `a`."""
+    if a.check_set and not a.print:
+        sys.exit("--check-set needs --print: the tables in docs/security.md are the check's defaults'")
+    if any("=" not in kv for kv in a.check_set or []):
+        sys.exit("--check-set takes KEY=VALUE, e.g. flows.mptcp.sbd_verify_start=\"evidence\"")
+    return a
+
+
+def check_set_options(a):
+    """The --check-set options as a command line names them."""
+    return "".join(f" --check-set '{kv}'" for kv in a.check_set or [])
+
+
 def label(s):
     if "file" in s:
         return s["name"]
@@ -152,13 +172,8 @@ def main():
                     "table, written between its own markers: the 100 Mb/s setups take most of the full run's time)")
     ap.add_argument("--looks", default="20", help="the seeds of the later looks, comma-separated: a cell the "
                     "looks before leave undecided gets seeds up to each in turn (none: one look at --seeds)")
-    ap.add_argument("--check-set", action="append", metavar="KEY=VALUE", help="a setting for every run with the "
-                    "check on (repeatable; needs --print: the table in docs/security.md is the defaults')")
-    a = ap.parse_args()
-    if a.check_set and not a.print:
-        sys.exit("--check-set needs --print: the table in docs/security.md is the check's defaults'")
-    if any("=" not in kv for kv in a.check_set or []):
-        sys.exit("--check-set takes KEY=VALUE, e.g. flows.mptcp.sbd_verify_start=\"evidence\"")
+    add_check_set(ap)
+    a = checked_check_set(ap.parse_args())
     later = [int(n) for n in a.looks.split(",") if n]
     looks = pb.levels([a.seeds, *later])
     shared, disjoint = table_setups(a.max_rate)
@@ -217,7 +232,7 @@ def main():
     failures, undecided = [], []
     command = (f"python3 -m scripts.liar_table --seeds {a.seeds} --looks {a.looks}"
                + (f" --max-rate {a.max_rate:g}" if a.max_rate is not None else "")
-               + "".join(f" --check-set '{kv}'" for kv in a.check_set or []))
+               + check_set_options(a))
     make = ("make liar-table-30" if a.max_rate == 30 and a.looks == "20,100" else "make liar-table" if a.max_rate is None and a.looks == "20,100" else None)
     lines = [
         f"{DURATION_S} s runs with the first {WARMUP_S} s left out, S0's detector at the receiver; written by `{command}`"
