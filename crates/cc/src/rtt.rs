@@ -157,7 +157,8 @@ impl RttEstimator {
 fn ceil_nanos(x: f64) -> Nanos {
     debug_assert!(!(x < 0.0), "{x}");
     let t = x as i64;
-    (if (t as f64) < x { t + 1 } else { t }) as Nanos
+    // Without a branch: whether x is whole is as good as random once RTTs jitter.
+    (t + ((t as f64) < x) as i64) as Nanos
 }
 
 /// `x.round() as Nanos` for `0 <= x < 2^63` (an SRTT or RTTVAR in ns), 0 for NaN, inline:
@@ -169,7 +170,8 @@ fn round_nanos(x: f64) -> Nanos {
     debug_assert!(!(x < 0.0), "{x}");
     let t = x as i64;
     let fraction = x - t as f64;
-    (if (0.5..1.0).contains(&fraction) { t + 1 } else { t }) as Nanos
+    // `(0.5..1.0).contains(&fraction)` without a branch (the fraction is as good as random).
+    (t + ((fraction >= 0.5) & (fraction < 1.0)) as i64) as Nanos
 }
 
 #[cfg(test)]
