@@ -167,8 +167,8 @@ bench: build
 # What the Linux-host model (the default) costs per packet against idealised hosts
 # (BENCHMARKS.md, "Linux hosts against idealised hosts"; wants an idle machine).
 .PHONY: bench-hosts
-bench-hosts: build
-	python3 -m scripts.bench_hosts --bin $(BIN) --runs 5
+bench-hosts: build deps-valgrind
+	python3 -m scripts.bench_hosts --bin $(BIN) --runs 5 --instructions
 
 # The same in instructions (valgrind's cachegrind: exact, any load), this build against an older
 # one, OLD=<its pathpool> (docs/simulator.md, "The Linux-host model").

@@ -5,7 +5,7 @@ change whose instruction count does not say how it runs (docs/simulator.md, "Why
 says more than instructions").
 
     python3 -m scripts.bench_builds --old OLD_PATHPOOL [--bin target/release/pathpool]
-        [--runs 15] [--seconds 200] [--hosts linux-6.18]
+        [--runs 15] [--seconds 200] [--hosts linux-6.18] [--cpu N]
 
 Each run is `pathpool run scenarios/bench/FILE --set simulation.hosts=HOSTS --set
 simulation.duration=Ns`; the builds alternate (old, new, old, new, ...) so that both see the
@@ -14,7 +14,9 @@ the finished child) and of the simulation's own wall time (summary.json's `wall_
 per data packet through the bottleneck, new over old of the medians, and the sorted pairwise
 ratios of the wall times (run i of the new build over run i of the old): on this kind of
 machine they spread by tens of percent even when it is idle, so read a change of a few percent
-only where most pairs agree.
+only where most pairs agree. `--cpu N` runs both builds on processor N alone (the operating
+system's affinity, inherited by every run), so that a run's speed does not depend on which
+processor it lands on or moves to; the median of the pairwise CPU-time ratios is printed too.
 """
 
 import argparse
@@ -36,7 +38,13 @@ def main():
     ap.add_argument("--runs", type=int, default=15, help="runs of each build per scenario")
     ap.add_argument("--seconds", type=int, default=200, help="simulated seconds per run")
     ap.add_argument("--hosts", default="linux-6.18", help="simulation.hosts of every run")
+    ap.add_argument("--cpu", type=int, help="run every run on this processor alone")
     a = ap.parse_args()
+    if a.cpu is not None:
+        try:
+            os.sched_setaffinity(0, {a.cpu})
+        except (OSError, ValueError) as e:
+            sys.exit(f"--cpu {a.cpu}: cannot run on that processor ({e}); this machine has {os.cpu_count()}")
     for b in (a.old, a.bin):
         if not os.access(b, os.X_OK):
             sys.exit(f"{b}: not an executable pathpool build")
@@ -53,8 +61,11 @@ def main():
             cpu = {k: statistics.median(t[0] for t in v) for k, v in times.items()}
             wall = {k: statistics.median(t[1] for t in v) for k, v in times.items()}
             pairs = sorted(n[1] / o[1] for o, n in zip(times["old"], times["new"]))
-            print(f"{label}, {a.seconds} s, hosts {a.hosts}, {a.runs} runs each: CPU ns/packet old {cpu['old']:.1f} "
-                  f"new {cpu['new']:.1f} ({cpu['new'] / cpu['old']:.3f}); wall ns/packet old {wall['old']:.1f} "
+            cpu_pairs = [n[0] / o[0] for o, n in zip(times["old"], times["new"])]
+            pinned = f", on processor {a.cpu}" if a.cpu is not None else ""
+            print(f"{label}, {a.seconds} s, hosts {a.hosts}, {a.runs} runs each{pinned}: CPU ns/packet old {cpu['old']:.1f} "
+                  f"new {cpu['new']:.1f} ({cpu['new'] / cpu['old']:.3f}; median of the pairwise ratios "
+                  f"{statistics.median(cpu_pairs):.3f}); wall ns/packet old {wall['old']:.1f} "
                   f"new {wall['new']:.1f} ({wall['new'] / wall['old']:.3f}); pairwise wall ratios "
                   + " ".join(f"{p:.3f}" for p in pairs), flush=True)
     print(f"load average {load_before:.2f} before, {load():.2f} after")

@@ -3,7 +3,8 @@
 default, docs/fidelity.md) against idealised hosts, on the speed benchmarks B1 N=10 and MP
 shared (BENCHMARKS.md, "Linux hosts against idealised hosts").
 
-    python3 -m scripts.bench_hosts [--bin target/release/pathpool] [--runs 5] [--print]
+    python3 -m scripts.bench_hosts [--bin target/release/pathpool] [--runs 5]
+        [--instructions [--seconds 60]] [--print]
 
 Each scenario file runs with one host model, then the other, in turn (one warm-up run each,
 then ideal, linux, ideal, linux, ...), so that both see the machine in the same state. Time
@@ -19,6 +20,13 @@ the model turned off at a time (the flow keys `send_jitter = "0s"`, `send_buffer
 "unlimited"`, `rto = "rfc6298"`, and `simulation.host_latency = "0s"`), each part's cost being
 the median of what turning it off saves, run by run, in CPU ns per packet.
 
+A third table splits the send jitter's cost into its work and its randomness: idealised hosts
+with the send jitter alone, once Linux's 350 us (packets of different senders reach the
+bottleneck in an order the draws decide) and once 1 ns (the same draws, merging and decisions,
+with packets arriving in the order they were sent), each against idealised hosts in the same
+rounds. With `--instructions` it also counts both variants' instructions (valgrind's
+cachegrind, `--seconds` simulated), which says whether they did the same work.
+
 Without --print the table goes into BENCHMARKS.md between `<!-- bench_hosts: begin -->` and
 `<!-- bench_hosts: end -->`.
 """
@@ -26,6 +34,7 @@ Without --print the table goes into BENCHMARKS.md between `<!-- bench_hosts: beg
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -45,6 +54,10 @@ PARTS = [
     ("Linux 6.18's send buffer (`send_buffer`)", None, "send_buffer", "unlimited"),
     ("Linux's RTO rule (`rto`)", None, "rto", "rfc6298"),
 ]
+# Idealised hosts with the send jitter alone: Linux's (packets of different senders arrive
+# at the bottleneck in an order the draws decide) and one so short that they arrive in the
+# order they were sent, with the same work done per packet.
+JITTERS = [("ideal + send jitter 350us", "350us"), ("ideal + send jitter 1ns", "1ns")]
 SCENARIOS = [
     ("scenarios/bench/b1-n10.toml", "B1, N=10, 600 s"),
     ("scenarios/bench/mp-n10.toml", "MP shared, 5 TCP + 5 LIA, 600 s"),
@@ -67,6 +80,8 @@ def variants(scenario):
     for name, sim_key, flow_key, value in PARTS:
         sets = [f"simulation.{sim_key}={value}"] if sim_key else [f"flows.{i}.{flow_key}={value}" for i in range(flows)]
         out.append((name, linux + sets))
+    for name, jitter in JITTERS:
+        out.append((name, ["simulation.hosts=ideal"] + [f"flows.{i}.send_jitter={jitter}" for i in range(flows)]))
     return out
 
 
@@ -132,27 +147,71 @@ def parts_row(description, results):
     return "| " + " | ".join(cells) + " |"
 
 
+def jitter_row(description, results, counts):
+    """The send jitter's cost on idealised hosts: each jitter's CPU time per packet over the
+    hosts' without it (pairwise, per round), and the long jitter's over the short one's."""
+    ideal = [r[0] for r in results["ideal"]]
+    (long_name, _), (short_name, _) = JITTERS
+    long_, short = [r[0] for r in results[long_name]], [r[0] for r in results[short_name]]
+
+    def ratio(a, b):
+        pairs = [x / y for x, y in zip(a, b)]
+        return f"**{statistics.median(pairs):.2f}** ({min(pairs):.2f}-{max(pairs):.2f})"
+
+    cells = [description, spread(ideal), spread(short), ratio(short, ideal), spread(long_), ratio(long_, ideal), ratio(long_, short)]
+    if counts is not None:
+        cells.append(" / ".join(f"{counts[name] / 1e6:.0f} M" for name in ("ideal", short_name, long_name)))
+    return "| " + " | ".join(cells) + " |"
+
+
+def jitter_instructions(binary, scenario, seconds, scratch):
+    """{variant: instructions} of one run of idealised hosts and of each jitter variant."""
+    from scripts.bench_instructions import instructions
+
+    todo = dict(variants(scenario))
+    counts = {}
+    for name in ["ideal"] + [n for n, _ in JITTERS]:
+        argv = [binary, "run", scenario, "--out", os.path.join(scratch, "count"), "--set", f"simulation.duration={seconds}s"]
+        for value in todo[name]:
+            argv += ["--set", value]
+        counts[name], _ = instructions(argv)
+    return counts
+
+
 def main():
     ap = table_arguments(ROOT, "bench-hosts", 1, "BENCHMARKS.md")
     ap.add_argument("--runs", type=int, default=5, help="counted runs of each host model per scenario")
+    ap.add_argument("--instructions", action="store_true", help="also count the send jitter variants' instructions (valgrind)")
+    ap.add_argument("--seconds", type=int, default=60, help="simulated seconds of the instruction counts")
     args = ap.parse_args()
     if args.runs < 1:
         sys.exit(f"--runs: expected at least 1, got {args.runs}")
+    if args.seconds < 1:
+        sys.exit(f"--seconds: expected at least 1, got {args.seconds}")
     if not os.access(args.bin, os.X_OK):
         sys.exit(f"--bin {args.bin}: no such executable (make build)")
+    if args.instructions and not shutil.which("valgrind"):
+        sys.exit("--instructions: valgrind not found (make deps-valgrind installs it as root)")
     started = time.time()
-    rows, parts = [], []
+    rows, parts, jitters = [], [], []
     with tempfile.TemporaryDirectory() as scratch:
         for scenario, description in SCENARIOS:
             before = load()
-            results = measure(args.bin, os.path.join(ROOT, scenario), args.runs, scratch)
+            path = os.path.join(ROOT, scenario)
+            results = measure(args.bin, path, args.runs, scratch)
             rows.append(row(description, results, before, load()))
             parts.append(parts_row(description, results))
-            print(rows[-1], parts[-1], sep="\n", flush=True)
+            counts = jitter_instructions(args.bin, path, args.seconds, scratch) if args.instructions else None
+            jitters.append(jitter_row(description, results, counts))
+            print(rows[-1], parts[-1], jitters[-1], sep="\n", flush=True)
     minutes = (time.time() - started) / 60
+    command = f"python3 -m scripts.bench_hosts --runs {args.runs}" + (f" --instructions --seconds {args.seconds}" if args.instructions else "")
+    jitter_head = "| scenario | ideal, CPU ns/packet | + send jitter 1 ns | 1 ns / ideal | + send jitter 350 us | 350 us / ideal | 350 us / 1 ns |"
+    if args.instructions:
+        jitter_head += f" instructions over {args.seconds} s (ideal / 1 ns / 350 us) |"
     text = "\n".join(
         [
-            f"Written by `python3 -m scripts.bench_hosts --runs {args.runs}` on {time.strftime('%Y-%m-%d', time.gmtime())} "
+            f"Written by `{command}` on {time.strftime('%Y-%m-%d', time.gmtime())} "
             f"({args.runs} counted runs of each variant per scenario, alternating; {minutes:.1f} min; "
             "ns per data packet through the bottleneck, median [min, max]; the ratio is linux-6.18 / ideal, "
             "of the medians, with the range of the pairwise ratios):",
@@ -169,6 +228,16 @@ def main():
             "| scenario | linux-6.18 over ideal | " + " | ".join(name for name, *_ in PARTS) + " |",
             "|---|---|" + "---|" * len(PARTS),
             *parts,
+            "",
+            "The send jitter's work and its randomness: idealised hosts with the send jitter alone, CPU ns per "
+            "packet, median [min, max]; the ratios are medians of the pairwise ratios within each round (range "
+            "in brackets). With 1 ns the jitter does its work (a draw per packet, the merged queue's ordering "
+            "and decisions) with packets arriving in the order they were sent; with 350 us, as on Linux hosts, "
+            "in an order the draws decide.",
+            "",
+            jitter_head,
+            "|---|---|---|---|---|---|---|" + ("---|" if args.instructions else ""),
+            *jitters,
         ]
     )
     emit(text, args.print, os.path.join(ROOT, "BENCHMARKS.md"), BEGIN, END)
