@@ -2,7 +2,7 @@
 """pathpool and htsim side by side on the speed benchmarks (BENCHMARKS.md).
 
     python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench \\
-        --htsim out/htsim/bench_htsim [--runs 5] [--only b1-10,s-1000]
+        --htsim out/htsim/bench_htsim [--runs 5] [--only b1-10,s-1000] [--cpu N]
 
 Both programs build the same topology in code (crates/sim/examples/bench.rs and
 scripts/htsim/bench_htsim.cpp; htsim is built by scripts/htsim/build.sh) and print the data
@@ -13,7 +13,9 @@ process's wall time; the median of the runs of each, the ratio of the medians an
 range of the pairwise ratios; beside them the ratio of the medians of packets per CPU
 (user + system) second, which time sharing with other jobs disturbs less. Peak RSS is each process's own (GNU time, /usr/bin/time). The load average is
 printed before and after each case: the machine counts as idle while it stays well under
-one (on 2 cores) apart from the benchmark itself.
+one (on 2 cores) apart from the benchmark itself. `--cpu N` runs both programs on processor
+N alone: on a virtual machine whose processors differ in speed from moment to moment, neither
+program then gets the faster or quieter one by chance.
 
 The scale case (`fence`: 100 bottlenecks of 1 Gb/s, 10 000 flows, 60 s simulated) runs at
 most 3 counted runs of each program and no warm-up run; beside its row in the table, it has a
@@ -90,9 +92,15 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated case names: " + ", ".join(c[0] for c in CASES))
     ap.add_argument("--seconds", type=int, default=0, help="simulated seconds instead of each case's own (600; the scale case 60)")
     ap.add_argument("--doc", help="write the tables between the bench_vs_htsim markers of this file")
+    ap.add_argument("--cpu", type=int, help="run both programs on this processor alone (neither gets a faster or quieter one)")
     a = ap.parse_args()
     if a.runs < 1:
         sys.exit("--runs must be at least 1")
+    if a.cpu is not None:
+        try:
+            os.sched_setaffinity(0, {a.cpu})
+        except (OSError, ValueError) as e:
+            sys.exit(f"--cpu {a.cpu}: cannot run on that processor ({e}); this machine has {os.cpu_count()}")
     chosen = [c for c in CASES if not a.only or c[0] in a.only.split(",")]
     if not chosen:
         sys.exit(f"--only matched no case; cases: {', '.join(c[0] for c in CASES)}")
@@ -135,8 +143,8 @@ def read_doc(path, begin, end):
 def command(a):
     argv = ["python3 -m scripts.bench_vs_htsim", "--pathpool", a.pathpool, "--htsim", a.htsim]
     argv += (["--runs", str(a.runs)] if a.runs != 5 else []) + (["--only", a.only] if a.only else [])
-    argv += (["--seconds", str(a.seconds)] if a.seconds else []) + ["--doc", a.doc]
-    return " ".join(argv)
+    argv += (["--seconds", str(a.seconds)] if a.seconds else []) + (["--cpu", str(a.cpu)] if a.cpu is not None else [])
+    return " ".join(argv + ["--doc", a.doc])
 
 
 def main_block(a, results, elapsed):
