@@ -225,7 +225,7 @@ bench-htsim: deps
 	@test -n "$(HTSIM)" || { echo "usage: make bench-htsim HTSIM=<checkout of htsim (csg-htsim)>"; exit 2; }
 	$(CARGO) build --release --locked -p pathpool-sim --example bench
 	scripts/htsim/build.sh $(HTSIM) $(OUT)/htsim
-	python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim $(if $(BENCH_ONLY),--only $(BENCH_ONLY)) --doc BENCHMARKS.md
+	python3 -m scripts.bench_vs_htsim --pathpool target/release/examples/bench --htsim $(OUT)/htsim/bench_htsim $(if $(BENCH_ONLY),--only $(BENCH_ONLY)) $(if $(BENCH_CPU),--cpu $(BENCH_CPU)) --doc BENCHMARKS.md
 
 # Instructions per packet of pathpool and htsim on the same cases, one cachegrind run each
 # (BENCHMARKS.md, "Instructions against htsim"): exact and the same on a busy machine. Needs
