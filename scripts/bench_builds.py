@@ -26,6 +26,7 @@ import sys
 import tempfile
 
 from scripts.bench_hosts import load, run_once
+from scripts.pin import pin_to
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = [("scenarios/bench/b1-n10.toml", "B1, N=10"), ("scenarios/bench/mp-n10.toml", "MP shared, 5 TCP + 5 LIA")]
@@ -41,10 +42,7 @@ def main():
     ap.add_argument("--cpu", type=int, help="run every run on this processor alone")
     a = ap.parse_args()
     if a.cpu is not None:
-        try:
-            os.sched_setaffinity(0, {a.cpu})
-        except (OSError, ValueError) as e:
-            sys.exit(f"--cpu {a.cpu}: cannot run on that processor ({e}); this machine has {os.cpu_count()}")
+        pin_to(a.cpu)
     for b in (a.old, a.bin):
         if not os.access(b, os.X_OK):
             sys.exit(f"{b}: not an executable pathpool build")

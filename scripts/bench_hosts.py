@@ -42,6 +42,7 @@ import tempfile
 import time
 import tomllib
 
+from scripts.bench_instructions import instructions
 from scripts.doc_table import emit, table_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -166,8 +167,6 @@ def jitter_row(description, results, counts):
 
 def jitter_instructions(binary, scenario, seconds, scratch):
     """{variant: instructions} of one run of idealised hosts and of each jitter variant."""
-    from scripts.bench_instructions import instructions
-
     todo = dict(variants(scenario))
     counts = {}
     for name in ["ideal"] + [n for n, _ in JITTERS]:

@@ -37,6 +37,8 @@ import subprocess
 import sys
 import time
 
+from scripts.pin import pin_to
+
 CASES = [
     # (name, scenario, flows, simulated seconds)
     ("b1-10", "b1", 10, 600),
@@ -97,10 +99,7 @@ def main():
     if a.runs < 1:
         sys.exit("--runs must be at least 1")
     if a.cpu is not None:
-        try:
-            os.sched_setaffinity(0, {a.cpu})
-        except (OSError, ValueError) as e:
-            sys.exit(f"--cpu {a.cpu}: cannot run on that processor ({e}); this machine has {os.cpu_count()}")
+        pin_to(a.cpu)
     chosen = [c for c in CASES if not a.only or c[0] in a.only.split(",")]
     if not chosen:
         sys.exit(f"--only matched no case; cases: {', '.join(c[0] for c in CASES)}")
