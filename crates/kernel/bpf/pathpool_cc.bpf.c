@@ -163,6 +163,8 @@ struct pp_ca {
 	__u32 token; /* 0 until the connection is known */
 	__u32 subflow_id;
 	__u32 lowat; /* TCP_NOTSENT_LOWAT last set by pp_lowat, bytes; 0 = never set */
+	/* Where a hook last saw the socket (pp_seen): which hook, its congestion state and window. */
+	__u32 seen_hook, seen_state, seen_cwnd, seen_ssthresh;
 };
 
 static __always_inline struct pp_ca *ca_of(struct sock *sk)
@@ -185,6 +187,63 @@ static __always_inline struct mptcp_sock *msk_of(struct sock *sk, __u32 *subflow
 }
 
 /* Registers the subflow with its connection's entry once the token is known. */
+/* The first window above PP_CWND_MAX that any hook met (docs/kernel.md, "A window of 1.5
+ * billion segments"): nothing in these controllers writes one, so it comes from one of
+ * Linux's window updates between two hooks. The socket's recovery state then, and where a
+ * hook last saw a sane window, tell which update it was; `pathpool kernel status` prints it. */
+enum { PP_HOOK_INIT = 1, PP_HOOK_SSTHRESH = 2, PP_HOOK_SSTHRESH_DONE = 3, PP_HOOK_CONG_AVOID = 4,
+       PP_HOOK_CONG_AVOID_DONE = 5, PP_HOOK_SET_STATE = 6, PP_HOOK_UNDO = 7, PP_HOOK_UNDO_DONE = 8,
+       PP_HOOK_PKTS_ACKED = 9 };
+struct pp_absurd {
+	__u32 seen; /* 1 once filled */
+	__u32 hook, state, cwnd, ssthresh, prior_cwnd, prior_ssthresh;
+	__u32 packets_out, sacked_out, lost_out, retrans_out, prr_delivered, prr_out, undo_marker;
+	__u32 last_hook, last_state, last_cwnd, last_ssthresh;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pp_absurd);
+} pp_absurd SEC(".maps");
+
+/* Called at every hook's entry (and at the exit of those that move the window), with `cwnd`
+ * the window the socket has or is about to get. */
+static __always_inline void pp_seen(struct sock *sk, __u32 hook, __u32 cwnd)
+{
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	struct pp_ca *ca = ca_of(sk);
+	__u32 state = ((struct inet_connection_sock *)sk)->icsk_ca_state;
+	if (cwnd > PP_CWND_MAX) {
+		__u32 zero = 0;
+		struct pp_absurd *a = bpf_map_lookup_elem(&pp_absurd, &zero);
+		if (a && !a->seen) {
+			a->seen = 1;
+			a->hook = hook;
+			a->state = state;
+			a->cwnd = cwnd;
+			a->ssthresh = tp->snd_ssthresh;
+			a->prior_cwnd = tp->prior_cwnd;
+			a->prior_ssthresh = tp->prior_ssthresh;
+			a->packets_out = tp->packets_out;
+			a->sacked_out = tp->sacked_out;
+			a->lost_out = tp->lost_out;
+			a->retrans_out = tp->retrans_out;
+			a->prr_delivered = tp->prr_delivered;
+			a->prr_out = tp->prr_out;
+			a->undo_marker = tp->undo_marker;
+			a->last_hook = ca->seen_hook;
+			a->last_state = ca->seen_state;
+			a->last_cwnd = ca->seen_cwnd;
+			a->last_ssthresh = ca->seen_ssthresh;
+		}
+	}
+	ca->seen_hook = hook;
+	ca->seen_state = state;
+	ca->seen_cwnd = cwnd;
+	ca->seen_ssthresh = tp->snd_ssthresh;
+}
+
 static __always_inline void pp_attach(struct sock *sk, __u32 algo)
 {
 	struct pp_ca *ca = ca_of(sk);
@@ -394,6 +453,10 @@ static __always_inline void pp_lowat(struct sock *sk, __u32 segments)
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	if (!tp->is_mptcp || pp_opt(PP_OPT_LINUX_QUEUES))
 		return;
+	/* A window beyond the formulas' range is not the controller's (pp_seen): the bound stays
+	 * at the last window that was, rather than following it (and wrapping the int). */
+	if (segments > PP_CWND_MAX)
+		return;
 	struct pp_ca *ca = ca_of(sk);
 	int want = (int)((segments < 2 ? 2 : segments) * (tp->mss_cache ? tp->mss_cache : 1448));
 	if ((__u32)want == ca->lowat)
@@ -472,8 +535,16 @@ static __always_inline __u32 pp_ssthresh_of(struct sock *sk, __u32 algo)
 	__u64 mask = 0;
 	unsigned n = pp_collect(sk, set.p, algo == PP_SBD, &mask);
 	set.n = n;
-	/* Linux's Reno uses the window for the flight size at this point (tcp_reno_ssthresh). */
-	__u64 flight = (__u64)tp->snd_cwnd << PP_WSHIFT;
+	/* Linux's Reno uses the window for the flight size at this point (tcp_reno_ssthresh).
+	 * A window beyond the formulas' range is not one (pp_seen): RFC 5681 eq. 4's own
+	 * FlightSize, the packets in flight (tcp_packets_in_flight), stands in for it, so that
+	 * the threshold does not inherit it. */
+	__u32 window = tp->snd_cwnd;
+	if (window > PP_CWND_MAX) {
+		window = tp->packets_out - (tp->sacked_out + tp->lost_out) + tp->retrans_out;
+		window = window > PP_CWND_MAX ? PP_CWND_MAX : window;
+	}
+	__u64 flight = (__u64)window << PP_WSHIFT;
 	__u64 min = PP_MIN_SSTHRESH << PP_WSHIFT;
 	__u64 ss = algo == PP_BALIA ? pp_g_balia_ssthresh(&set, flight, min) : pp_ssthresh(flight, min);
 	ss >>= PP_WSHIFT;
@@ -532,23 +603,46 @@ static __always_inline void pp_set_state(struct sock *sk, __u8 state)
 /* NAME##_ops_*: the hooks' names stay clear of the arithmetic's pp_<algorithm>_* helpers. */
 #define PP_CC(NAME, ALGO)                                                               \
 	SEC("struct_ops")                                                               \
-	void BPF_PROG(NAME##_ops_init, struct sock *sk) { pp_init(sk, ALGO); }          \
+	void BPF_PROG(NAME##_ops_init, struct sock *sk)                                 \
+	{                                                                               \
+		pp_init(sk, ALGO);                                                      \
+		pp_seen(sk, PP_HOOK_INIT, ((struct tcp_sock *)sk)->snd_cwnd);           \
+	}                                                                               \
 	SEC("struct_ops")                                                               \
 	void BPF_PROG(NAME##_ops_release, struct sock *sk) { pp_release(sk); }          \
 	SEC("struct_ops")                                                               \
-	__u32 BPF_PROG(NAME##_ops_ssthresh, struct sock *sk) { return pp_ssthresh_of(sk, ALGO); } \
+	__u32 BPF_PROG(NAME##_ops_ssthresh, struct sock *sk)                            \
+	{                                                                               \
+		pp_seen(sk, PP_HOOK_SSTHRESH, ((struct tcp_sock *)sk)->snd_cwnd);       \
+		__u32 ss = pp_ssthresh_of(sk, ALGO);                                    \
+		pp_seen(sk, PP_HOOK_SSTHRESH_DONE, ((struct tcp_sock *)sk)->snd_cwnd);  \
+		return ss;                                                              \
+	}                                                                               \
 	SEC("struct_ops")                                                               \
 	void BPF_PROG(NAME##_ops_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)   \
 	{                                                                               \
+		pp_seen(sk, PP_HOOK_CONG_AVOID, ((struct tcp_sock *)sk)->snd_cwnd);     \
 		pp_cong_avoid(sk, acked, ALGO);                                         \
+		pp_seen(sk, PP_HOOK_CONG_AVOID_DONE, ((struct tcp_sock *)sk)->snd_cwnd); \
 	}                                                                               \
 	SEC("struct_ops")                                                               \
-	void BPF_PROG(NAME##_ops_set_state, struct sock *sk, __u8 state) { pp_set_state(sk, state); } \
+	void BPF_PROG(NAME##_ops_set_state, struct sock *sk, __u8 state)                \
+	{                                                                               \
+		pp_seen(sk, PP_HOOK_SET_STATE, ((struct tcp_sock *)sk)->snd_cwnd);      \
+		pp_set_state(sk, state);                                                \
+	}                                                                               \
 	SEC("struct_ops")                                                               \
-	__u32 BPF_PROG(NAME##_ops_undo_cwnd, struct sock *sk) { return tcp_reno_undo_cwnd(sk); } \
+	__u32 BPF_PROG(NAME##_ops_undo_cwnd, struct sock *sk)                           \
+	{                                                                               \
+		pp_seen(sk, PP_HOOK_UNDO, ((struct tcp_sock *)sk)->snd_cwnd);           \
+		__u32 cwnd = tcp_reno_undo_cwnd(sk); /* Linux sets the window to it */  \
+		pp_seen(sk, PP_HOOK_UNDO_DONE, cwnd);                                   \
+		return cwnd;                                                            \
+	}                                                                               \
 	SEC("struct_ops")                                                               \
 	void BPF_PROG(NAME##_ops_pkts_acked, struct sock *sk, const struct ack_sample *s)   \
 	{                                                                               \
+		pp_seen(sk, PP_HOOK_PKTS_ACKED, ((struct tcp_sock *)sk)->snd_cwnd);     \
 		pp_pkts_acked(sk, s, ALGO);                                             \
 	}                                                                               \
 	SEC(".struct_ops.link")                                                         \

@@ -4,6 +4,7 @@
 //! with the `bpf` feature). docs/kernel.md describes the design, what this kernel refuses, and
 //! the measurements.
 
+mod absurd_window;
 pub mod comparison;
 pub mod grouping;
 pub mod model;
@@ -22,6 +23,7 @@ mod read_ack;
 #[cfg(feature = "bpf")]
 mod receiver_bpf;
 
+pub use absurd_window::AbsurdWindow;
 pub use names::{controller_for, controllers, linux_cc, sbd_controller, LinuxCc};
 pub use receiver::{receiver_off, receiver_on, receiver_status, DelackStats, ReadAckStats};
 pub use status::{registered, ConnStatus, SbdRun, Status};

@@ -4,7 +4,7 @@
 //! exits; unloading removes the pins, which unregisters them.
 
 use crate::status::{registered, ConnStatus, Status, GUARDS};
-use crate::controllers;
+use crate::{controllers, AbsurdWindow};
 use libbpf_rs::{MapCore, MapFlags, MapHandle, ObjectBuilder};
 
 use std::path::{Path, PathBuf};
@@ -226,6 +226,7 @@ pub fn status() -> Result<Status, String> {
         pacing: opts & PP_OPT_PACING != 0,
         linux_queues: opts & PP_OPT_LINUX_QUEUES != 0,
         guards: guards(),
+        absurd_window: absurd_window(),
     })
 }
 
@@ -265,6 +266,12 @@ fn guards() -> [u64; GUARDS] {
         }
     }
     out
+}
+
+/// pp_absurd: the first window above 65535 segments a hook met.
+fn absurd_window() -> Option<AbsurdWindow> {
+    let m = open_map("pp_absurd").ok()?;
+    AbsurdWindow::from_map_value(&m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY).ok()??)
 }
 
 fn opts() -> u32 {

@@ -28,6 +28,8 @@ pub struct Status {
     /// skipped the increase as not cwnd-limited, and calls that went on; send queue bounds
     /// set, and refused.
     pub guards: [u64; GUARDS],
+    /// The first window above 65535 segments a hook met since loading, if any.
+    pub absurd_window: Option<crate::AbsurdWindow>,
 }
 
 /// The counters of pp_stats (PP_ST_N in pathpool_cc.bpf.c).
@@ -56,6 +58,9 @@ impl fmt::Display for Status {
             "guards: acked above 65535 {}, increases capped {}, window above 65535 on entry {} (largest acked {}, largest window {})",
             g[0], g[1], g[2], g[3], g[4]
         )?;
+        if let Some(a) = &self.absurd_window {
+            writeln!(f, "{a}")?;
+        }
         writeln!(f, "increase calls: {} not cwnd-limited (skipped), {} cwnd-limited", g[5], g[6])?;
         if self.linux_queues {
             writeln!(f, "subflow send queues: as Linux sizes them (--linux-queues)")?;
