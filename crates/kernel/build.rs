@@ -12,6 +12,7 @@ fn main() {
     println!("cargo:rerun-if-changed=bpf/pathpool_cc.bpf.c");
     println!("cargo:rerun-if-changed=bpf/pathpool_delack.bpf.c");
     println!("cargo:rerun-if-changed=bpf/pathpool_read_ack.bpf.c");
+    println!("cargo:rerun-if-changed=bpf/test_absurd_window.bpf.c");
     println!("cargo:rerun-if-changed=host/pp_model.c");
     println!("cargo::rustc-check-cfg=cfg(pathpool_bpf_object)");
 
@@ -56,8 +57,9 @@ fn build_bpf(out: &Path) -> Result<(), String> {
         ));
     }
     std::fs::write(&vmlinux, &dump.stdout).map_err(|e| format!("writing vmlinux.h: {e}"))?;
-    // The controllers (struct_ops) and the receiver fix's sock_ops program.
-    for name in ["pathpool_cc", "pathpool_delack", "pathpool_read_ack"] {
+    // The controllers (struct_ops), the receiver fix's sock_ops programs, and the sock_ops
+    // program of the root test tests/absurd_window.rs.
+    for name in ["pathpool_cc", "pathpool_delack", "pathpool_read_ack", "test_absurd_window"] {
         let obj = out.join(format!("{name}.bpf.o"));
         // -mcpu=v3: atomic fetch-and-add with its result (the per-connection subflow count).
         let status = Command::new("clang")
