@@ -84,6 +84,9 @@ pub struct Outcome {
     pub ran: Ran,
     /// Warnings about what the numbers can be trusted for (`crate::phase_lock`).
     pub warnings: Vec<String>,
+    /// On real Linux: what the kernel's controllers met during the run that distorts it (a
+    /// window above 65535 segments that they did not write; docs/kernel.md).
+    pub kernel_warnings: Vec<String>,
 }
 
 /// The settings a reader needs to interpret a run, recorded in summary.json.

@@ -79,6 +79,9 @@ pub fn summary(o: &Outcome) -> BTreeMap<String, Value> {
     if !o.warnings.is_empty() {
         put("phase_lock_warnings".into(), json!(o.warnings));
     }
+    if !o.kernel_warnings.is_empty() {
+        put("kernel_warnings".into(), json!(o.kernel_warnings));
+    }
     let blind = detector_warnings(o);
     if !blind.is_empty() {
         put("detector_warnings".into(), json!(blind));

@@ -200,6 +200,7 @@ pub fn simulate_captured(l: &Loaded, progress: &Progress, capture: Option<&std::
         events: s.events_processed(),
         series: series(s.series(), &directions),
         warnings: crate::phase_lock::warnings(l, &flows),
+        kernel_warnings: Vec::new(),
         flows,
         delay_traces,
         wall_seconds,

@@ -159,5 +159,6 @@ pub fn assemble(l: &Loaded, plan: &Plan, names: &[String], samples: &[Sample], w
         wall_seconds: wall,
         ran: pathpool_experiment::outcome::Ran::testbed(l),
         warnings,
+        kernel_warnings: Vec::new(),
     }
 }

@@ -47,6 +47,7 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     // it when the run registered them (docs/kernel.md).
     let uses_bpf = plan.flows.iter().any(|f| matches!(&f.spec, Checked::Mptcp { tcp, .. } if pathpool_kernel::controllers().contains(&tcp.cc.as_str())));
     let _controllers = if uses_bpf { Some(pathpool_kernel::Guard::acquire().map_err(crate::TestbedError)?) } else { None };
+    let absurd_before = uses_bpf.then(absurd_windows);
     let mut network = Network::build(&plan, l.scenario.simulation.seed, options.capture.as_deref())?;
     let names = network.names.clone();
     let mut delack_nodes: Vec<usize> = plan.flows.iter().filter(|f| f.spec.delack_max()).map(|f| f.receiver).collect();
@@ -114,8 +115,32 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     read_ack.covered()?;
     drop(read_ack);
     drop(network);
-    Ok(crate::outcome::assemble(l, &plan, &names, &samples, warm_index, &lost, wall))
+    let mut outcome = crate::outcome::assemble(l, &plan, &names, &samples, warm_index, &lost, wall);
+    outcome.kernel_warnings.extend(absurd_before.and_then(|before| absurd_window_warning(before, absurd_windows())));
+    Ok(outcome)
 }
+
+/// The controllers' count of `cong_avoid` calls entered with a window above 65535 segments
+/// (`pathpool kernel status`, "guards"), and the first such window's line, if any.
+fn absurd_windows() -> (u64, Option<String>) {
+    match pathpool_kernel::status() {
+        Ok(s) => (s.guards[2], s.absurd_window.map(|a| a.to_string())),
+        Err(_) => (0, None),
+    }
+}
+
+/// A run during which the controllers met windows they did not write (docs/kernel.md, "A
+/// window of 1.5 billion segments"): such a subflow sends at up to its receive window until
+/// losses pull it back, so its share is not what its controller decided. The counters are the
+/// controllers', shared by every run on them at the time.
+fn absurd_window_warning(before: (u64, Option<String>), after: (u64, Option<String>)) -> Option<String> {
+    let met = after.0.checked_sub(before.0).filter(|&n| n > 0)?;
+    let first = if before.1.is_none() { after.1.map(|line| format!(" ({line})")).unwrap_or_default() } else { String::new() };
+    Some(format!(
+        "the BPF controllers entered {met} congestion-avoidance calls with a window above 65535 segments that they did not write, during this run or another run sharing them{first}: a subflow with such a window sends at up to its receive window until losses pull it back, so this run's shares are distorted (docs/kernel.md, \"A window of 1.5 billion segments\")"
+    ))
+}
+
 
 /// The wall-clock time of the last run's traffic start (time 0 of its flows' `start` and
 /// `stop`), so that logs stamped in wall-clock time, as the SBD daemon's, can be set against
@@ -199,3 +224,18 @@ impl Drop for ReadAck {
 }
 
 pub type Recoveries = BTreeMap<String, u64>;
+
+#[cfg(test)]
+mod tests {
+    use super::absurd_window_warning;
+
+    #[test]
+    fn a_run_is_warned_only_when_the_count_rose_and_names_the_first_window_it_met() {
+        assert_eq!(absurd_window_warning((3, Some("first".into())), (3, Some("first".into()))), None);
+        let w = absurd_window_warning((0, None), (12, Some("first window above 65535: 164452153".into()))).expect("warned");
+        assert!(w.starts_with("the BPF controllers entered 12 congestion-avoidance calls"), "{w}");
+        assert!(w.contains("(first window above 65535: 164452153)"), "{w}");
+        let later = absurd_window_warning((2, Some("first window above 65535: 9".into())), (5, Some("first window above 65535: 9".into()))).expect("warned");
+        assert!(later.contains(" 3 congestion-avoidance calls") && !later.contains("(first window"), "a first window met before the run is not this run's: {later}");
+    }
+}

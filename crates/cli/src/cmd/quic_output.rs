@@ -213,6 +213,7 @@ fn outcome(exp: &Experiment, r: &Report, topology: &str, wall: f64) -> Outcome {
         multipath,
         ran: Default::default(),
         warnings: Vec::new(),
+        kernel_warnings: Vec::new(),
         seed: 0,
         duration_s: exp.duration.as_secs_f64(),
         warmup_s: exp.warmup.as_secs_f64(),

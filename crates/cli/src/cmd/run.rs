@@ -90,7 +90,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             "note: no sum_ratio and tcp_mbps = 0: no flow is marked `competitor = true`, the TCP flows MPTCP is compared with (docs/scenarios.md)".to_string()
         });
     }
-    lines.extend(outcome.warnings.iter().chain(&pathpool_experiment::summary::detector_warnings(&outcome)).map(|w| format!("warning: {w}")));
+    lines.extend(outcome.warnings.iter().chain(&outcome.kernel_warnings).chain(&pathpool_experiment::summary::detector_warnings(&outcome)).map(|w| format!("warning: {w}")));
     // A closed stdout (`| head`) must not turn a finished run into a failure.
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())

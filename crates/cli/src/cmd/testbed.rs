@@ -110,6 +110,7 @@ fn run_scenario(args: TestbedRunArgs) -> Result<(), CliError> {
     }
     let out = OutDir::create("--out", &args.out)?;
     let mut runs = Vec::new();
+    let mut warnings = Vec::new();
     for k in 1..=args.repeat {
         let dir = if args.repeat == 1 { out.path().to_path_buf() } else { out.join(&format!("repeat-{k}")) };
         std::fs::create_dir_all(&dir)?;
@@ -120,13 +121,16 @@ fn run_scenario(args: TestbedRunArgs) -> Result<(), CliError> {
         }
         let options = pathpool_testbed::RunOptions { progress: true, capture, host_captures };
         let outcome = pathpool_testbed::run(&loaded, &options).map_err(|e| CliError::runtime(e.to_string()))?;
+        let repeat = if args.repeat == 1 { String::new() } else { format!(" (repeat {k})") };
+        warnings.extend(outcome.kernel_warnings.iter().map(|w| format!("warning{repeat}: {w}")));
         let summary = pathpool_experiment::output::write_all(&dir, &outcome).map_err(|e| CliError::runtime(format!("--out: writing into '{}': {e}", dir.display())))?;
         runs.push(summary);
     }
     let summary = if runs.len() == 1 { runs.pop().expect("one run") } else { medians(out.path(), &runs)? };
     out.finish()?;
     let show = |key: &str| summary.get(key).map(|v| format!("{key} = {v}"));
-    let lines: Vec<String> = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio"].iter().filter_map(|k| show(k)).collect();
+    let mut lines: Vec<String> = ["total_throughput_mbps", "bottleneck_utilization", "jain_index", "mptcp_mbps", "tcp_mbps", "sum_ratio"].iter().filter_map(|k| show(k)).collect();
+    lines.extend(warnings);
     let _ = writeln!(std::io::stdout().lock(), "{}\nwrote {}", lines.join("\n"), args.out.display());
     Ok(())
 }
@@ -146,7 +150,7 @@ fn medians(dir: &std::path::Path, runs: &[BTreeMap<String, Value>]) -> Result<BT
         let values: Vec<Option<f64>> = runs.iter().map(|r| r.get(key).and_then(Value::as_f64)).collect();
         let mut present: Vec<f64> = values.iter().flatten().copied().collect();
         if present.is_empty() {
-            summary.insert(key.clone(), runs[0][key].clone());
+            summary.insert(key.clone(), non_numeric(runs, key));
             continue;
         }
         present.sort_by(f64::total_cmp);
@@ -166,6 +170,16 @@ fn medians(dir: &std::path::Path, runs: &[BTreeMap<String, Value>]) -> Result<BT
     std::fs::write(dir.join("summary.json"), pathpool_scenario::summary::to_json(&summary))?;
     std::fs::write(dir.join("repeats.csv"), csv)?;
     Ok(summary)
+}
+
+/// A key without numbers over the repeats: lists (warnings) joined, each entry named by its
+/// repeat, as a warning of one repeat is that repeat's; otherwise the first repeat's value.
+fn non_numeric(runs: &[BTreeMap<String, Value>], key: &str) -> Value {
+    let lists: Vec<(usize, &Vec<Value>)> = runs.iter().enumerate().filter_map(|(k, r)| Some((k + 1, r.get(key)?.as_array()?))).collect();
+    if lists.is_empty() {
+        return runs.iter().find_map(|r| r.get(key)).cloned().unwrap_or(Value::Null);
+    }
+    Value::Array(lists.iter().flat_map(|(k, list)| list.iter().map(move |v| Value::String(format!("repeat {k}: {}", v.as_str().map_or_else(|| v.to_string(), str::to_string))))).collect())
 }
 
 /// Table rows for docs/testbed.md: the delay element's error at 10 and 100 Mb/s of 1500-byte
@@ -223,4 +237,22 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
 fn median_range(mut v: Vec<f64>) -> (f64, f64, f64) {
     v.sort_by(f64::total_cmp);
     (v[v.len() / 2], v[0], v[v.len() - 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::non_numeric;
+    use serde_json::{json, Value};
+    use std::collections::BTreeMap;
+
+    fn run(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    }
+
+    #[test]
+    fn warnings_of_some_repeats_are_kept_with_their_repeat() {
+        let runs = [run(&[("hosts", json!("real-linux"))]), run(&[("kernel_warnings", json!(["a window"]))]), run(&[("kernel_warnings", json!(["b", "c"]))])];
+        assert_eq!(non_numeric(&runs, "kernel_warnings"), json!(["repeat 2: a window", "repeat 3: b", "repeat 3: c"]));
+        assert_eq!(non_numeric(&runs, "hosts"), json!("real-linux"), "a key the first repeat has");
+    }
 }

@@ -139,5 +139,6 @@ pub fn assemble(l: &Loaded, plan: &Plan<QuicFlow>, names: &[String], queues: &[Q
         wall_seconds: wall,
         ran: pathpool_experiment::outcome::Ran { backend: "quic", hosts: Some("real-linux"), ..pathpool_experiment::outcome::Ran::real(l) },
         warnings,
+        kernel_warnings: Vec::new(),
     })
 }
