@@ -74,7 +74,15 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
     };
     let (runs, failure) = comparison::execute(&plan, out.path());
     let rows = comparison::quantities::rows(&plan.cases, &runs, "linux");
-    let report = fidelity::report_markdown(&rows, &command);
+    let distorted = distorted_runs(&runs);
+    let mut report = fidelity::report_markdown(&rows, &command);
+    if !distorted.is_empty() {
+        report.push_str("\n## Real runs the kernel's controllers distorted\n\n");
+        report.push_str("In these runs the BPF controllers met windows above 65535 segments that they did not write (docs/kernel.md, \"A window of 1.5 billion segments\"); their values are in the table above with the rest.\n\n");
+        for (dir, warning) in &distorted {
+            report.push_str(&format!("- {}: {warning}\n", dir.display()));
+        }
+    }
     std::fs::write(out.join("report.md"), &report)?;
     if !rows.is_empty() {
         fidelity::figure(&out.join("fidelity.png"), &rows).map_err(|e| CliError::runtime(e.to_string()))?;
@@ -82,6 +90,9 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
     // The runs finished so far are kept (and reported) even when a later one failed.
     out.finish()?;
     println!("{}", fidelity::report::table(&rows));
+    for (dir, warning) in &distorted {
+        println!("warning: {}: {warning}", dir.display());
+    }
     println!("wrote {}", a.out.join("report.md").display());
     if let Some(e) = failure {
         return Err(e);
@@ -93,6 +104,19 @@ pub fn run(a: FidelityArgs) -> Result<(), CliError> {
         println!("rewrote the table in {}", doc.display());
     }
     Ok(())
+}
+
+/// The real runs whose summary has `kernel_warnings` (testbed runs during which the BPF
+/// controllers met windows they did not write), with each warning.
+fn distorted_runs(runs: &[crate::comparison::CaseRuns]) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    for by_backend in runs {
+        for run in by_backend.get("linux").into_iter().flatten() {
+            let warnings = run.summary.get("kernel_warnings").and_then(|v| v.as_array());
+            out.extend(warnings.into_iter().flatten().filter_map(|w| w.as_str()).map(|w| (run.dir.clone(), w.to_string())));
+        }
+    }
+    out
 }
 
 /// The command that reproduces this report, as a user would type it.
@@ -115,4 +139,26 @@ fn command_line(a: &FidelityArgs, seeds: u32, repeats: u32) -> String {
     }
     c.push_str(&format!(" --out {}", a.out.display()));
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distorted_runs;
+    use crate::comparison::execute::Run;
+    use serde_json::json;
+
+    fn run(dir: &str, summary: serde_json::Value) -> Run {
+        Run { dir: dir.into(), summary: serde_json::from_value(summary).expect("a map"), reused: false }
+    }
+
+    #[test]
+    fn only_real_runs_with_kernel_warnings_are_listed() {
+        let case = [
+            ("linux".to_string(), vec![run("c/real/repeat-1", json!({"sum_ratio": 1.0})), run("c/real/repeat-2", json!({"kernel_warnings": ["met 12"]}))]),
+            ("sim".to_string(), vec![run("c/sim/seed-1", json!({"kernel_warnings": ["not a real run"]}))]),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(distorted_runs(&[case]), vec![("c/real/repeat-2".into(), "met 12".to_string())]);
+    }
 }
