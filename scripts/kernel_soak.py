@@ -111,9 +111,8 @@ def main():
         f"({len(rss)} samples, every 30 s, max {max(v for _, v in rss)} KiB)",
         f"- the daemon's last line: `{last}`",
     ]
-    guards = [l for l in status.splitlines() if l.startswith("guards:")]
-    if guards:
-        lines.append(f"- the controllers' {guards[0]}")
+    guards = [l for l in status.splitlines() if l.startswith(("guards:", "first window above"))]
+    lines.extend(f"- the controllers' {g}" for g in guards)
     text = "\n".join(lines)
     print(text)
     write_between(args.doc, BEGIN, END, text)
