@@ -186,7 +186,6 @@ static __always_inline struct mptcp_sock *msk_of(struct sock *sk, __u32 *subflow
 	return bpf_rdonly_cast(sf->conn, bpf_core_type_id_kernel(struct mptcp_sock));
 }
 
-/* Registers the subflow with its connection's entry once the token is known. */
 /* The first window above PP_CWND_MAX that any hook met (docs/kernel.md, "A window of 1.5
  * billion segments"): nothing in these controllers writes one, so it comes from one of
  * Linux's window updates between two hooks. The socket's recovery state then, and where a
@@ -244,6 +243,7 @@ static __always_inline void pp_seen(struct sock *sk, __u32 hook, __u32 cwnd)
 	ca->seen_ssthresh = tp->snd_ssthresh;
 }
 
+/* Registers the subflow with its connection's entry once the token is known. */
 static __always_inline void pp_attach(struct sock *sk, __u32 algo)
 {
 	struct pp_ca *ca = ca_of(sk);

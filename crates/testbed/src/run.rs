@@ -141,7 +141,6 @@ fn absurd_window_warning(before: (u64, Option<String>), after: (u64, Option<Stri
     ))
 }
 
-
 /// The wall-clock time of the last run's traffic start (time 0 of its flows' `start` and
 /// `stop`), so that logs stamped in wall-clock time, as the SBD daemon's, can be set against
 /// the scenario's own times.
