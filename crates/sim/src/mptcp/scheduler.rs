@@ -32,6 +32,7 @@ use pathpool_cc::{Controller, SubflowSet};
 
 use super::config::MAX_SUBFLOWS;
 use super::engine::{Subflow, SubflowView};
+use super::sender::linux_linger;
 use crate::ctx::Ctx;
 use crate::tcp::TcpSender;
 
@@ -96,6 +97,12 @@ impl Subflow<'_> {
                 cwnd[j] = if sj.is_active() { sj.effective_cwnd(ctl) } else { 0.0 };
             }
         }
+        let mut linger = [0f64; MAX_SUBFLOWS];
+        if conn.linux_buffers {
+            for j in 0..n {
+                linger[j] = linux_linger(queued[j], srtt[j], cwnd[j]);
+            }
+        }
         let mut touched = 0u64;
         let with_room = (0..n).filter(|&j| room[j] > 0).fold(0u64, |m, j| m | 1 << j);
         if !conn.linux_buffers && conn.data.receive_buffer.is_none() && with_room.count_ones() == 1 {
@@ -108,7 +115,7 @@ impl Subflow<'_> {
         } else {
             while conn.data.window_open() {
                 let pick = if conn.linux_buffers {
-                    conn.data.pick_linux(&room[..n], &queued[..n], &cwnd[..n], &srtt[..n])
+                    conn.data.pick_linux(&room[..n], &cwnd[..n], &linger[..n])
                 } else {
                     conn.data.pick(&room[..n], &srtt[..n])
                 };
@@ -117,6 +124,9 @@ impl Subflow<'_> {
                 conn.data.dsn_next += 1;
                 room[j] -= 1;
                 queued[j] += 1;
+                if conn.linux_buffers {
+                    linger[j] = linux_linger(queued[j], srtt[j], cwnd[j]);
+                }
                 touched |= 1 << j;
             }
         }

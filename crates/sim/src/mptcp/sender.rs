@@ -280,6 +280,15 @@ pub(crate) struct DataSender {
     burst: Option<(usize, u64)>,
 }
 
+/// How long a subflow's queue takes to drain, as Linux's scheduler ranks subflows
+/// (`DataSender::pick_linux`): `queued` segments over the rate `cwnd` / `srtt` (unknown:
+/// equal for all).
+#[inline(always)]
+pub fn linux_linger(queued: u64, srtt: Option<u64>, cwnd: f64) -> f64 {
+    // Through i64 (segments and ns, far below 2^63): one conversion instruction each.
+    queued as i64 as f64 * srtt.unwrap_or(1) as i64 as f64 / cwnd.max(1.0)
+}
+
 /// `MPTCP_SEND_BURST_SIZE` (65428 B, net/mptcp/protocol.h) in segments of 1448 B (a 1500 B
 /// packet's payload with timestamps): what Linux gives the picked subflow before it picks
 /// again.
@@ -369,7 +378,10 @@ impl DataSender {
     /// window lets out to the lowest-RTT subflow's ever growing buffer and starves the
     /// others (docs/fidelity-notes.md, "The MPTCP scheduler and Linux's send buffers"). `srtt`
     /// unknown counts as equal for all.
-    pub fn pick_linux(&mut self, room: &[u64], queued: &[u64], cwnd: &[f64], srtt: &[Option<u64>]) -> Option<usize> {
+    /// `linger`: each subflow's `linux_linger`, which the caller keeps as its queue grows
+    /// (computed once per subflow and pick, not once per comparison).
+    #[inline]
+    pub fn pick_linux(&mut self, room: &[u64], cwnd: &[f64], linger: &[f64]) -> Option<usize> {
         if let Some((k, left)) = self.burst {
             if left > 0 && room[k] > 0 && cwnd[k] > 0.0 {
                 self.burst = Some((k, left - 1));
@@ -377,9 +389,7 @@ impl DataSender {
             }
         }
         self.burst = None;
-        // Through i64 (segments and ns, far below 2^63): one conversion instruction each.
-        let linger = |i: usize| queued[i] as i64 as f64 * srtt[i].unwrap_or(1) as i64 as f64 / cwnd[i].max(1.0);
-        let best = (0..room.len()).filter(|&i| cwnd[i] > 0.0).min_by(|&a, &b| linger(a).total_cmp(&linger(b)).then(a.cmp(&b)))?;
+        let best = (0..room.len()).filter(|&i| cwnd[i] > 0.0).min_by(|&a, &b| linger[a].total_cmp(&linger[b]).then(a.cmp(&b)))?;
         if room[best] == 0 {
             return None;
         }
