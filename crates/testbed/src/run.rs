@@ -120,25 +120,43 @@ pub fn run(l: &Loaded, options: &RunOptions) -> Result<Outcome> {
     Ok(outcome)
 }
 
-/// The controllers' count of `cong_avoid` calls entered with a window above 65535 segments
-/// (`pathpool kernel status`, "guards"), and the first such window's line, if any.
-fn absurd_windows() -> (u64, Option<String>) {
-    match pathpool_kernel::status() {
-        Ok(s) => (s.guards[2], s.absurd_window.map(|a| a.to_string())),
-        Err(_) => (0, None),
-    }
+/// What the controllers' status says of windows they did not write (`pathpool kernel status`):
+/// the count of `cong_avoid` calls entered with a window above 65535 segments ("guards"), and
+/// the line of the first such window any hook met, if one did; or why it could not be read.
+type AbsurdWindows = std::result::Result<(u64, Option<String>), String>;
+
+fn absurd_windows() -> AbsurdWindows {
+    pathpool_kernel::status().map(|s| (s.guards[2], s.absurd_window.map(|a| a.to_string())))
 }
 
 /// A run during which the controllers met windows they did not write (docs/kernel.md, "A
 /// window of 1.5 billion segments"): such a subflow sends at up to its receive window until
-/// losses pull it back, so its share is not what its controller decided. The counters are the
-/// controllers', shared by every run on them at the time.
-fn absurd_window_warning(before: (u64, Option<String>), after: (u64, Option<String>)) -> Option<String> {
-    let met = after.0.checked_sub(before.0).filter(|&n| n > 0)?;
-    let first = if before.1.is_none() { after.1.map(|line| format!(" ({line})")).unwrap_or_default() } else { String::new() };
-    Some(format!(
-        "the BPF controllers entered {met} congestion-avoidance calls with a window above 65535 segments that they did not write, during this run or another run sharing them{first}: a subflow with such a window sends at up to its receive window until losses pull it back, so this run's shares are distorted (docs/kernel.md, \"A window of 1.5 billion segments\")"
-    ))
+/// losses pull it back, so its share is not what its controller decided. The count rises when
+/// congestion avoidance meets one; the first window's record appears when any hook does (one
+/// gone before the next `cong_avoid` leaves only that). The records are the controllers',
+/// shared by every run on them at the time. A status that could not be read before or after
+/// the run leaves the run unchecked, which is said too.
+fn absurd_window_warning(before: AbsurdWindows, after: AbsurdWindows) -> Option<String> {
+    const WHY: &str = "a subflow with such a window sends at up to its receive window until losses pull it back, so this run's shares are distorted (docs/kernel.md, \"A window of 1.5 billion segments\")";
+    let (before, after) = match (before, after) {
+        (Ok(b), Ok(a)) => (b, a),
+        (Err(e), _) | (_, Err(e)) => {
+            return Some(format!(
+                "the BPF controllers' status could not be read before or after this run ({e}), so whether they met windows above 65535 segments that they did not write, which distort a run's shares, is not known (docs/kernel.md, \"A window of 1.5 billion segments\")"
+            ))
+        }
+    };
+    let first_now = before.1.is_none().then_some(after.1).flatten();
+    let met = after.0.saturating_sub(before.0);
+    if met > 0 {
+        let first = first_now.map(|line| format!(" ({line})")).unwrap_or_default();
+        return Some(format!(
+            "the BPF controllers entered {met} congestion-avoidance calls with a window above 65535 segments that they did not write, during this run or another run sharing them{first}: {WHY}"
+        ));
+    }
+    first_now.map(|line| {
+        format!("the BPF controllers met a window above 65535 segments that they did not write outside congestion avoidance, during this run or another run sharing them ({line}): {WHY}")
+    })
 }
 
 /// The wall-clock time of the last run's traffic start (time 0 of its flows' `start` and
@@ -230,11 +248,26 @@ mod tests {
 
     #[test]
     fn a_run_is_warned_only_when_the_count_rose_and_names_the_first_window_it_met() {
-        assert_eq!(absurd_window_warning((3, Some("first".into())), (3, Some("first".into()))), None);
-        let w = absurd_window_warning((0, None), (12, Some("first window above 65535: 164452153".into()))).expect("warned");
+        assert_eq!(absurd_window_warning(Ok((3, Some("first".into()))), Ok((3, Some("first".into())))), None);
+        assert_eq!(absurd_window_warning(Ok((0, None)), Ok((0, None))), None);
+        let w = absurd_window_warning(Ok((0, None)), Ok((12, Some("first window above 65535: 164452153".into())))).expect("warned");
         assert!(w.starts_with("the BPF controllers entered 12 congestion-avoidance calls"), "{w}");
         assert!(w.contains("(first window above 65535: 164452153)"), "{w}");
-        let later = absurd_window_warning((2, Some("first window above 65535: 9".into())), (5, Some("first window above 65535: 9".into()))).expect("warned");
+        let later = absurd_window_warning(Ok((2, Some("first window above 65535: 9".into()))), Ok((5, Some("first window above 65535: 9".into())))).expect("warned");
         assert!(later.contains(" 3 congestion-avoidance calls") && !later.contains("(first window"), "a first window met before the run is not this run's: {later}");
+    }
+
+    #[test]
+    fn a_window_met_only_outside_congestion_avoidance_still_warns() {
+        let w = absurd_window_warning(Ok((0, None)), Ok((0, Some("first window above 65535: 1284782 at set_state".into())))).expect("warned");
+        assert!(w.contains("outside congestion avoidance") && w.contains("(first window above 65535: 1284782 at set_state)"), "{w}");
+    }
+
+    #[test]
+    fn a_run_whose_status_could_not_be_read_says_it_was_not_checked() {
+        for (before, after) in [(Err("no map".to_string()), Ok((0, None))), (Ok((0, None)), Err("no map".to_string()))] {
+            let w = absurd_window_warning(before, after).expect("warned");
+            assert!(w.contains("could not be read") && w.contains("(no map)") && w.contains("is not known"), "{w}");
+        }
     }
 }
