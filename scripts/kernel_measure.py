@@ -21,6 +21,7 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -75,7 +76,14 @@ def real_runs(args, case, cc):
     rep = os.path.join(out, "repeats.csv")
     if not os.path.exists(rep):
         os.makedirs(out, exist_ok=True)
-        daemon, loaded = None, False
+        # The SBD daemon and the controllers' status are written beside the run, not into it:
+        # the testbed writes only into a folder that holds nothing but an earlier run's files.
+        # They join the run's files once the run is written (after a failed run they stay
+        # beside it, and the next attempt starts them afresh).
+        stage = out + ".kernel"
+        shutil.rmtree(stage, ignore_errors=True)
+        os.makedirs(stage)
+        daemon, loaded, done = None, False, False
         try:
             if args.pacing or cc != "uncoupled":
                 if not registered():
@@ -86,23 +94,28 @@ def real_runs(args, case, cc):
                     sys.exit(f"the registered controllers have pacing {'off' if args.pacing else 'on'}: "
                              "`pathpool kernel unload` first")
             if cc == "mptcp-sbd":
-                log = open(os.path.join(out, "sbd.log"), "w")
-                daemon = subprocess.Popen([args.bin, "kernel", "sbd", "--samples", os.path.join(out, "samples.csv")],
+                log = open(os.path.join(stage, "sbd.log"), "w")
+                daemon = subprocess.Popen([args.bin, "kernel", "sbd", "--samples", os.path.join(stage, "samples.csv")],
                                           stdout=log, stderr=subprocess.STDOUT)
                 time.sleep(0.5)
             path, flow = scenario(args, case)
             run([args.bin, "testbed", "run", path, "--out", out,
                  "--set", f"flows.{flow}.cc={cc}", "--repeat", str(args.repeat)])
+            done = True
         finally:
             if daemon:
                 daemon.send_signal(signal.SIGINT)
                 daemon.wait(timeout=10)
             if registered():
                 # The controllers' guard counters (docs/kernel.md), before unloading resets them.
-                with open(os.path.join(out, "status.txt"), "w") as f:
+                with open(os.path.join(stage, "status.txt"), "w") as f:
                     subprocess.run([args.bin, "kernel", "status"], stdout=f, stderr=subprocess.STDOUT)
             if loaded:
                 run([args.bin, "kernel", "unload"])
+            if done:
+                for name in os.listdir(stage):
+                    os.replace(os.path.join(stage, name), os.path.join(out, name))
+                os.rmdir(stage)
     with open(rep) as f:
         for row in csv.reader(f):
             if row[0] == "sum_ratio":
