@@ -132,16 +132,16 @@ def distorted(summary):
     return sorted(repeats)
 
 
-def distorted_note(args, rows):
-    """One line naming the kernel runs the controllers' absurd windows distorted, or saying
-    there were none."""
+def distorted_note(args, rows, out=None, label="Kernel runs"):
+    """One line naming the kernel runs (under OUT/real, args.out by default) the controllers'
+    absurd windows distorted, or saying there were none."""
     hit = []
     for case, cc in rows:
-        path = os.path.join(args.out, "real", f"{case}-{cc}", "summary.json")
+        path = os.path.join(out or args.out, "real", f"{case}-{cc}", "summary.json")
         if os.path.exists(path):
             with open(path) as f:
                 hit += [f"{case} {cc} {r}" for r in distorted(json.load(f))]
-    return ("Kernel runs during which the controllers met a window above 65535 segments that they did not "
+    return (f"{label} during which the controllers met a window above 65535 segments that they did not "
             "write (their values are in the table; docs/kernel.md, \"A window of 1.5 billion segments\"): "
             + (", ".join(hit) if hit else "none") + ".")
 
@@ -192,6 +192,8 @@ def s0_table(args):
             real, sim = real_runs(args, case, cc), sim_runs(args, case, cc)
             d = sbd_decisions(args, case) if cc == "mptcp-sbd" else None
             lines.append(f"| {case} | {cc} | {fmt(real)} | {fmt(sim)} | {f'{d[0]} / {d[1]} / {d[2]}' if d else ''} |")
+    lines.append("")
+    lines.append(distorted_note(args, [(case, cc) for case, ccs in S0_CASES if case in args.s0_cases.split(",") for cc in ccs]))
     return "\n".join(lines)
 
 
@@ -214,6 +216,11 @@ def paced_table(args):
                     row = next(r for r in csv.reader(f) if r[0] == "sum_ratio")
                 unpaced = fmt([float(v) for v in row[1:] if v])
             lines.append(f"| {case} | {cc} | {fmt(real)} | {unpaced} | {statistics.median(sim):.2f} |")
+    shown = [(case, cc) for case, ccs in PACED_CASES for cc in ccs]
+    lines.append("")
+    lines.append(distorted_note(args, shown, label="Paced kernel runs"))
+    lines.append("")
+    lines.append(distorted_note(args, shown, out=args.baseline, label="Kernel runs not paced"))
     for case, _ in PACED_CASES:
         d = sbd_decisions(args, case)
         if d:
