@@ -137,12 +137,13 @@ fn absurd_windows() -> AbsurdWindows {
 /// shared by every run on them at the time. A status that could not be read before or after
 /// the run leaves the run unchecked, which is said too.
 fn absurd_window_warning(before: AbsurdWindows, after: AbsurdWindows) -> Option<String> {
-    const WHY: &str = "a subflow with such a window sends at up to its receive window until losses pull it back, so this run's shares are distorted (docs/kernel.md, \"A window of 1.5 billion segments\")";
+    const DOC: &str = "docs/kernel.md, \"A window of 1.5 billion segments\"";
+    const WHY: &str = "a subflow with such a window sends at up to its receive window until losses pull it back, so this run's shares are distorted";
     let (before, after) = match (before, after) {
         (Ok(b), Ok(a)) => (b, a),
         (Err(e), _) | (_, Err(e)) => {
             return Some(format!(
-                "the BPF controllers' status could not be read before or after this run ({e}), so whether they met windows above 65535 segments that they did not write, which distort a run's shares, is not known (docs/kernel.md, \"A window of 1.5 billion segments\")"
+                "the BPF controllers' status could not be read before or after this run ({e}), so whether they met windows above 65535 segments that they did not write, which distort a run's shares, is not known ({DOC})"
             ))
         }
     };
@@ -151,11 +152,11 @@ fn absurd_window_warning(before: AbsurdWindows, after: AbsurdWindows) -> Option<
     if met > 0 {
         let first = first_now.map(|line| format!(" ({line})")).unwrap_or_default();
         return Some(format!(
-            "the BPF controllers entered {met} congestion-avoidance calls with a window above 65535 segments that they did not write, during this run or another run sharing them{first}: {WHY}"
+            "the BPF controllers entered {met} congestion-avoidance calls with a window above 65535 segments that they did not write, during this run or another run sharing them{first}: {WHY} ({DOC})"
         ));
     }
     first_now.map(|line| {
-        format!("the BPF controllers met a window above 65535 segments that they did not write outside congestion avoidance, during this run or another run sharing them ({line}): {WHY}")
+        format!("the BPF controllers met a window above 65535 segments that they did not write outside congestion avoidance, during this run or another run sharing them ({line}): {WHY} ({DOC})")
     })
 }
 
